@@ -1,0 +1,62 @@
+// @ts-check
+// `npm run build`: the page (client bundle + prerendered HTML) into dist/client, the server into
+// dist/server. The prerender renders the same React components the browser hydrates.
+import { spawnSync } from 'node:child_process'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'vite'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const dist = `${root}dist`
+const clientDir = `${dist}/client`
+const prerenderDir = `${dist}/prerender`
+
+await build({ configFile: `${root}vite.config.ts`, logLevel: 'warn' })
+await build({
+  configFile: `${root}vite.config.ts`,
+  logLevel: 'warn',
+  build: { ssr: `${root}web/entry-prerender.tsx`, outDir: prerenderDir, emptyOutDir: true, copyPublicDir: false },
+})
+await prerender()
+await rm(prerenderDir, { recursive: true, force: true })
+compileServer()
+await writeFile(`${dist}/.build-stamp`, `${new Date().toISOString()}\n`)
+console.log('build: dist/client (page) and dist/server (server) are ready')
+
+async function prerender() {
+  /** @type {{ render: () => { html: string, title: string, description: string, lang: string } }} */
+  const entry = await import(pathToFileURL(`${prerenderDir}/entry-prerender.js`).href)
+  const page = entry.render()
+  let html = await readFile(`${clientDir}/index.html`, 'utf8')
+  // Inline the stylesheet: the first paint needs nothing but the HTML (no render-blocking request).
+  const stylesheets = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g)]
+  for (const [tag, file] of stylesheets) {
+    if (!file) continue
+    const css = await readFile(`${clientDir}/${file}`, 'utf8')
+    html = html.replace(tag, () => `<style>${css}</style>`)
+    await rm(`${clientDir}/${file}`)
+  }
+  const fill = {
+    '<!--app-lang-->': escapeHtml(page.lang),
+    '<!--app-title-->': escapeHtml(page.title),
+    '<!--app-description-->': escapeHtml(page.description),
+    '<!--app-html-->': page.html,
+  }
+  for (const [outlet, value] of Object.entries(fill)) {
+    if (!html.includes(outlet)) throw new Error(`web/index.html has no ${outlet} outlet`)
+    html = html.replace(outlet, () => value)
+  }
+  await writeFile(`${clientDir}/index.html`, html)
+}
+
+function compileServer() {
+  const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.server.json`], {
+    stdio: 'inherit',
+  })
+  if (tsc.status !== 0) throw new Error('build: compiling the server failed (see above)')
+}
+
+/** @param {string} text */
+function escapeHtml(text) {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+}

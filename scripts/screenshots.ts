@@ -1,0 +1,20 @@
+// Full-page screenshots of the built page at phone and desktop widths, for the README and review:
+// `npx tsx scripts/screenshots.ts [url] [outdir]` while the server runs.
+import { launchChromium } from '../tests/support/chromium'
+
+const url = process.argv[2] ?? 'http://127.0.0.1:3000/'
+const outDir = process.argv[3] ?? 'docs/screenshots'
+const widths = [
+  { name: 'mobile-390', width: 390, height: 844 },
+  { name: 'desktop-1280', width: 1280, height: 800 },
+]
+
+for (const { name, width, height } of widths) {
+  const browser = await launchChromium({ viewport: { width, height }, deviceScaleFactor: 1 })
+  const page = await browser.context.newPage()
+  await page.goto(url, { waitUntil: 'networkidle' })
+  await page.screenshot({ path: `${outDir}/${name}.png`, fullPage: true })
+  await page.screenshot({ path: `${outDir}/${name}-fold.png` })
+  await browser.close()
+  console.log(`${outDir}/${name}.png`)
+}

@@ -1,0 +1,59 @@
+// The only module that reads the environment. Every variable is validated at start-up, and a bad
+// start names every wrong variable in one message before anything is opened.
+import { z } from 'zod'
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()))
+
+const limit = z.coerce.number().int().min(0)
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /** Set: PostgreSQL. Unset: SQLite at SQLITE_PATH. */
+  DATABASE_URL: optionalText.refine((url) => url === undefined || /^postgres(ql)?:\/\//.test(url), {
+    message: 'expected a postgres:// or postgresql:// URL',
+  }),
+  SQLITE_PATH: z.string().trim().min(1).default('data/waitlist.db'),
+  WAITLIST_ANON_KEY: optionalText,
+  ADMIN_TOKEN: optionalText.refine((token) => token === undefined || token.length >= 16, {
+    message: 'expected at least 16 characters',
+  }),
+  RATE_LIMIT_PER_MINUTE: limit.default(20),
+  RATE_LIMIT_PER_HOUR: limit.default(200),
+  TRUST_PROXY: optionalText,
+  CORS_ORIGINS: z
+    .string()
+    .default('*')
+    .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .refine((origins) => origins.length > 0, { message: 'expected "*" or a comma-separated list of origins' })
+    .refine((origins) => origins.every((o) => o === '*' || /^https?:\/\/[^/]+$/.test(o)), {
+      message: 'expected "*" or origins such as https://kennect.app (scheme and host, no path)',
+    }),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+})
+
+export type Config = z.infer<typeof schema>
+export type Env = Record<string, string | undefined>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const input: Env = {}
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key]
+    // An empty variable (`PORT=`) means "use the default", as it does in most shells' .env files.
+    if (value !== undefined && value !== '') input[key] = value
+  }
+  const result = schema.safeParse(input)
+  if (result.success) return result.data
+  const lines = result.error.issues.map((issue) => {
+    const key = String(issue.path[0] ?? 'config')
+    return `  ${key}: ${issue.message}, got ${JSON.stringify(input[key] ?? null)}`
+  })
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+}

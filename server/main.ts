@@ -1,0 +1,31 @@
+// The process: read the configuration, build the app, listen, and close gracefully on a signal.
+import { buildApp } from './app.js'
+import { ConfigError, loadConfig } from './config.js'
+
+async function main() {
+  let config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    console.error(error.message)
+    process.exit(1)
+  }
+  const app = await buildApp(config)
+  let closing = false
+  const close = async (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'closing: finishing in-flight requests')
+    await app.close()
+    process.exit(0)
+  }
+  process.once('SIGTERM', () => void close('SIGTERM'))
+  process.once('SIGINT', () => void close('SIGINT'))
+  await app.listen({ port: config.PORT, host: config.HOST })
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

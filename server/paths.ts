@@ -1,0 +1,18 @@
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The folder holding package.json, whether this runs from server/ (tests) or dist/server/ (built). */
+function findProjectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir)
+    if (parent === dir) throw new Error('cannot find the project root (no package.json above the server)')
+    dir = parent
+  }
+  return dir
+}
+
+export const projectRoot = findProjectRoot()
+export const clientDir = join(projectRoot, 'dist', 'client')
+export const migrationsDir = (dialect: 'sqlite' | 'postgres') => join(projectRoot, 'db', dialect)

@@ -1,0 +1,105 @@
+// The PostgREST surface of the waitlist (shared/PROTOCOL.md): POST inserts one row; every other
+// method and table answers exactly as Supabase would with the insert-only policy.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { Config } from '../config.js'
+import { errors } from '../postgrest.js'
+import { parsePrefer, prepareInsert } from '../waitlist-row.js'
+
+/** PROTOCOL.md row 7 (extension): a sign-up is a few hundred bytes; 16 KiB is generous. */
+export const MAX_BODY_BYTES = 16 * 1024
+
+type Query = Record<string, string | string[] | undefined>
+
+export async function waitlistRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  // The body is read as text and parsed by the route: PostgREST's own checks decide the answer
+  // (content type before size before JSON), not Fastify's parsers.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body))
+  app.addHook('onRequest', async (request) => checkGateway(request, config.WAITLIST_ANON_KEY))
+
+  app.post('/waitlist', { onRequest: checkInsertHeaders }, async (request, reply) => {
+    const query = request.query as Query
+    const prefer = parsePrefer(request.headers.prefer)
+    const row = prepareInsert({
+      body: typeof request.body === 'string' ? request.body : undefined,
+      columns: first(query.columns),
+      onConflict: query.on_conflict !== undefined,
+      prefer,
+    })
+    // Answer only after commit: a 201 must survive a crash. A duplicate answers the same as a
+    // new address, so the answer never tells whether an address is listed.
+    if (row) await app.store.add(row)
+    return answerCreated(reply, prefer, row ? 1 : 0)
+  })
+
+  // The list can never be read, changed or deleted with the public key.
+  app.route({
+    method: ['GET', 'PATCH', 'DELETE'],
+    url: '/waitlist',
+    handler: async () => {
+      throw errors.permissionDenied()
+    },
+  })
+  app.put('/waitlist', async () => {
+    throw errors.putNotAllowed()
+  })
+  // Never an empty 404: supabase-js reads an empty 404 as success.
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/:table',
+    handler: async (request) => {
+      throw errors.tableNotFound((request.params as { table: string }).table)
+    },
+  })
+  app.setNotFoundHandler(async () => {
+    throw errors.invalidPath()
+  })
+}
+
+function answerCreated(reply: FastifyReply, prefer: ReadonlyMap<string, string>, rows: number) {
+  const applied: string[] = []
+  if (prefer.get('return') === 'minimal') applied.push('return=minimal')
+  const countExact = prefer.get('count') === 'exact'
+  if (countExact) applied.push('count=exact')
+  reply.code(201).header('content-range', countExact ? `*/${rows}` : '*/*')
+  if (applied.length > 0) reply.header('preference-applied', applied.join(', '))
+  return reply.send()
+}
+
+/** PROTOCOL.md rows 2–4: what Supabase's gateway and PostgREST check before the request is read. */
+function checkGateway(request: FastifyRequest, anonKey: string | undefined) {
+  if (request.method === 'OPTIONS') return
+  if (anonKey !== undefined) {
+    const sent = first(request.headers.apikey) ?? first((request.query as Query).apikey)
+    if (sent === undefined || sent === '') throw errors.noApiKey()
+    if (!sameSecret(sent, anonKey)) throw errors.invalidApiKey()
+  }
+  const authorization = request.headers.authorization
+  if (authorization === undefined || !/^bearer(\s|$)/i.test(authorization)) return
+  const token = authorization.slice('bearer'.length).trim()
+  if (token === '') throw errors.emptyJwt()
+  if (anonKey !== undefined && sameSecret(token, anonKey)) return
+  const parts = token.split('.').length
+  if (parts !== 3) throw errors.malformedJwt(parts)
+}
+
+/** PROTOCOL.md rows 5–6: schema and content type, checked before the body is read (row 7). */
+async function checkInsertHeaders(request: FastifyRequest) {
+  const profile = first(request.headers['content-profile'])
+  if (profile !== undefined && profile !== 'public') throw errors.invalidSchema(profile)
+  const contentType = request.headers['content-type']
+  if (contentType !== undefined && contentType.split(';')[0]?.trim().toLowerCase() !== 'application/json') {
+    throw errors.contentTypeNotAcceptable(contentType)
+  }
+}
+
+/** Constant-time comparison of two secrets of any length (hashing first equalises the lengths). */
+function sameSecret(a: string, b: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest()
+  return timingSafeEqual(digest(a), digest(b))
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}

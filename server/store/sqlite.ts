@@ -1,0 +1,76 @@
+import Database from 'better-sqlite3'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { migrationsDir } from '../paths.js'
+import { type ListOptions, type SignUp, StoreUnavailableError, type WaitlistRow, type WaitlistStore } from './store.js'
+
+const COLUMNS = 'id, email, created_at, utm_source, utm_medium, utm_campaign, referrer'
+
+export function createSqliteStore(path: string): WaitlistStore {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path)
+  db.pragma('journal_mode = WAL')
+  // better-sqlite3 defaults to NORMAL under WAL, which can lose acknowledged rows on power loss:
+  // FULL syncs the WAL on every commit, so a 201 survives a crash (PROTOCOL.md, Storage).
+  db.pragma('synchronous = FULL')
+  db.pragma('busy_timeout = 5000')
+  db.pragma('foreign_keys = ON')
+  migrate(db)
+
+  const insert = db.prepare(
+    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer)
+     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer)
+     ON CONFLICT DO NOTHING`,
+  )
+  const countAll = db.prepare('SELECT count(*) AS n FROM waitlist').pluck()
+  const listAfter = db.prepare(`SELECT ${COLUMNS} FROM waitlist WHERE id > ? ORDER BY id LIMIT ?`)
+  const removeEmail = db.prepare('DELETE FROM waitlist WHERE lower(email) = lower(?)')
+  const ping = db.prepare('SELECT 1').pluck()
+  let closed = false
+
+  function run<T>(work: () => T): Promise<T> {
+    if (closed) return Promise.reject(new StoreUnavailableError('the SQLite store is closed'))
+    try {
+      return Promise.resolve(work())
+    } catch (error) {
+      return Promise.reject(toStoreError(error))
+    }
+  }
+
+  return {
+    add: (row: WaitlistRow) => run(() => ({ inserted: insert.run(row).changes === 1 })),
+    count: () => run(() => Number(countAll.get())),
+    list: ({ afterId = 0, limit }: ListOptions) => run(() => listAfter.all(afterId, limit) as SignUp[]),
+    remove: (email: string) => run(() => removeEmail.run(email).changes > 0),
+    ping: () => run(() => void ping.get()),
+    close: async () => {
+      if (closed) return
+      closed = true
+      db.close()
+    },
+  }
+}
+
+/** Busy, locked, full or I/O errors are retryable; anything else is a bug and stays an error. */
+function toStoreError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY)/.test(code)) {
+    return new StoreUnavailableError(`SQLite: ${code}`, { cause: error })
+  }
+  return error
+}
+
+function migrate(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)')
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as string[])
+  const dir = migrationsDir('sqlite')
+  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()
+  for (const file of files) {
+    if (applied.has(file)) continue
+    const sql = readFileSync(join(dir, file), 'utf8')
+    db.transaction(() => {
+      db.exec(sql)
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(file, new Date().toISOString())
+    }).immediate()
+  }
+}

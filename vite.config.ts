@@ -1,0 +1,22 @@
+import tailwindcss from '@tailwindcss/vite'
+import react from '@vitejs/plugin-react'
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+
+const root = fileURLToPath(new URL('./web', import.meta.url))
+
+export default defineConfig({
+  root,
+  envDir: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [react(), tailwindcss()],
+  define: {
+    // The footer's year as of the build; the page corrects it in the browser (web/sections/footer.tsx).
+    __BUILD_YEAR__: JSON.stringify(new Date().getUTCFullYear()),
+  },
+  build: {
+    outDir: fileURLToPath(new URL('./dist/client', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    reportCompressedSize: false,
+  },
+})

@@ -1,0 +1,68 @@
+import { BadgeCheck, Dog, Heart, SlidersHorizontal, X } from 'lucide-react'
+import type { Content } from '../content'
+
+/** The app's match screen drawn in HTML and CSS: no image to download, crisp at any size. */
+export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) {
+  const { dog, compatibility } = content
+  return (
+    <div role="img" aria-label={content.ariaLabel} className="relative mx-auto w-[272px] shrink-0 sm:w-[300px]">
+      <div aria-hidden="true" className="absolute -inset-10 rounded-full bg-brand-500/30 blur-3xl" />
+      <div className="relative rounded-[3rem] border border-white/15 bg-stone-900 p-3 shadow-2xl ring-1 ring-black/40">
+        <div className="absolute top-5 left-1/2 z-10 h-6 w-24 -translate-x-1/2 rounded-full bg-black" />
+        <div className="overflow-hidden rounded-[2.4rem] bg-stone-50 pt-12 text-stone-900">
+          <div className="flex items-center justify-between px-5">
+            <div>
+              <p className="text-xs font-medium text-stone-600">{content.greeting}</p>
+              <p className="text-lg font-bold">{content.title}</p>
+            </div>
+            <span className="grid size-9 place-items-center rounded-full bg-white shadow-sm">
+              <SlidersHorizontal aria-hidden="true" className="size-4 text-stone-700" />
+            </span>
+          </div>
+          <div className="m-4 overflow-hidden rounded-3xl bg-white shadow-md">
+            <div className="relative grid h-40 place-items-center bg-gradient-to-br from-amber-200 via-brand-200 to-brand-400">
+              <Dog aria-hidden="true" className="size-20 text-brand-900/80" strokeWidth={1.5} />
+              <span className="absolute top-3 right-3 rounded-full bg-white/90 px-2.5 py-1 text-xs font-bold text-brand-800 shadow">
+                {compatibility.value}% {compatibility.label}
+              </span>
+            </div>
+            <div className="p-4">
+              <div className="flex items-center gap-1.5">
+                <p className="text-lg font-bold">{dog.name}</p>
+                <BadgeCheck aria-hidden="true" className="size-5 fill-sky-500 text-white" />
+              </div>
+              <p className="text-sm text-stone-600">
+                {dog.breed} · {dog.age}
+              </p>
+              <div className="mt-3 flex flex-wrap gap-1.5">
+                {content.badges.map((badge) => (
+                  <span key={badge} className="rounded-full bg-emerald-50 px-2 py-0.5 text-[11px] font-semibold text-emerald-800">
+                    {badge}
+                  </span>
+                ))}
+              </div>
+              <dl className="mt-3 grid grid-cols-3 gap-2">
+                {content.health.map((item) => (
+                  <div key={item.label} className="rounded-xl bg-stone-100 p-2">
+                    <dt className="text-[10px] text-stone-600">{item.label}</dt>
+                    <dd className="text-xs font-bold text-stone-900">{item.value}</dd>
+                  </div>
+                ))}
+              </dl>
+            </div>
+          </div>
+          <div className="flex items-center justify-center gap-4 pb-7">
+            <span className="flex h-11 items-center gap-1.5 rounded-full bg-white px-4 text-sm font-semibold text-stone-700 shadow">
+              <X aria-hidden="true" className="size-4" />
+              {content.actions.pass}
+            </span>
+            <span className="flex h-11 items-center gap-1.5 rounded-full bg-brand-700 px-5 text-sm font-semibold text-white shadow">
+              <Heart aria-hidden="true" className="size-4 fill-current" />
+              {content.actions.connect}
+            </span>
+          </div>
+        </div>
+      </div>
+    </div>
+  )
+}

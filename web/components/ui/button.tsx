@@ -1,0 +1,28 @@
+import { cva, type VariantProps } from 'class-variance-authority'
+import type { ComponentProps } from 'react'
+import { cn } from '../../lib/cn'
+
+export const buttonVariants = cva(
+  'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-xl font-semibold transition-colors focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-brand-300 disabled:cursor-not-allowed disabled:opacity-70',
+  {
+    variants: {
+      variant: {
+        default: 'bg-brand-700 text-white shadow-sm hover:bg-brand-800',
+        outline: 'border border-stone-300 bg-white text-stone-900 hover:bg-stone-100',
+        link: 'text-stone-700 underline-offset-4 hover:text-brand-800 hover:underline',
+      },
+      size: {
+        default: 'h-12 px-6 text-base',
+        sm: 'h-9 px-3 text-sm',
+        inline: 'h-auto p-0 text-base',
+      },
+    },
+    defaultVariants: { variant: 'default', size: 'default' },
+  },
+)
+
+export type ButtonProps = ComponentProps<'button'> & VariantProps<typeof buttonVariants>
+
+export function Button({ className, variant, size, type = 'button', ...props }: ButtonProps) {
+  return <button type={type} className={cn(buttonVariants({ variant, size }), className)} {...props} />
+}

@@ -1,0 +1,44 @@
+import { PawPrint } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { Button } from '../components/ui/button'
+import type { Content } from '../content'
+import { toast } from '../lib/toast-store'
+
+export function Footer({ content }: { content: Content['footer'] }) {
+  // The prerender writes the build year; a visit in a later year corrects it once hydrated, so
+  // the HTML and the first client render stay identical (no hydration mismatch).
+  const [year, setYear] = useState(__BUILD_YEAR__)
+  useEffect(() => setYear(new Date().getFullYear()), [])
+
+  return (
+    <footer className="bg-stone-950 text-stone-300">
+      <div className="mx-auto grid max-w-6xl gap-10 px-5 py-14 sm:grid-cols-[2fr_1fr] sm:px-8">
+        <div>
+          <p className="flex items-center gap-2 text-xl font-bold text-white">
+            <span className="grid size-9 place-items-center rounded-xl bg-brand-600">
+              <PawPrint aria-hidden="true" className="size-5" />
+            </span>
+            {content.name}
+          </p>
+          <p className="mt-4 max-w-sm">{content.tagline}</p>
+        </div>
+        <div>
+          <h2 className="text-sm font-semibold tracking-wide text-white uppercase">{content.supportHeading}</h2>
+          <Button
+            variant="link"
+            size="inline"
+            className="mt-4 text-stone-300 hover:text-white"
+            onClick={() => toast(content.supportToast)}
+          >
+            {content.contactSupport}
+          </Button>
+        </div>
+      </div>
+      <div className="border-t border-white/10">
+        <p className="mx-auto max-w-6xl px-5 py-6 text-sm text-stone-400 sm:px-8">
+          {content.copyright.replace('{year}', String(year))}
+        </p>
+      </div>
+    </footer>
+  )
+}

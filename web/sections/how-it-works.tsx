@@ -1,0 +1,39 @@
+import { Icon } from '../components/icons'
+import { SectionHeading } from '../components/section-heading'
+import type { Content } from '../content'
+
+export function HowItWorks({ content }: { content: Content['howItWorks'] }) {
+  const headingId = `${content.id}-heading`
+  return (
+    <section id={content.id} aria-labelledby={headingId} className="bg-stone-900 py-20 text-white sm:py-28">
+      <div className="mx-auto max-w-6xl px-5 sm:px-8">
+        <SectionHeading
+          id={headingId}
+          eyebrow={content.eyebrow}
+          heading={content.heading}
+          lead={content.lead}
+          className="[&_h2]:text-white [&_p:first-child]:text-amber-300 [&_p:last-child]:text-stone-300"
+        />
+        <ol className="mt-14 grid gap-6 md:grid-cols-3">
+          {content.steps.map((step, i) => (
+            <li key={step.title} className="relative rounded-2xl border border-white/10 bg-white/5 p-7">
+              <div className="flex items-center gap-4">
+                <span className="grid size-12 place-items-center rounded-full bg-brand-600 text-xl font-bold text-white">
+                  {i + 1}
+                </span>
+                <Icon name={step.icon} className="size-7 text-amber-300" />
+              </div>
+              <h3 className="mt-5 text-xl font-semibold">
+                <span className="sr-only">
+                  {content.stepLabel} {i + 1}:{' '}
+                </span>
+                {step.title}
+              </h3>
+              <p className="mt-2 text-stone-300">{step.text}</p>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  )
+}

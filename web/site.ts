@@ -1,0 +1,31 @@
+// Build-time settings of the page. Vite inlines `import.meta.env.VITE_*` when it builds, so a
+// deployment picks its backend and support address without touching code (README, Configuration).
+
+export interface Site {
+  /** Shown in the title, the copy and the footer. */
+  productName: string
+  /** The address the Contact Support toast tells visitors to write to. */
+  supportEmail: string
+  /** Origin of the PostgREST backend; empty means the page's own origin (our server). */
+  waitlistUrl: string
+  /** Public anonymous key sent as `apikey`; empty sends none (our server without a key). */
+  anonKey: string
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/
+
+export function readSite(env: Record<string, string | undefined>): Site {
+  const problems: string[] = []
+  const productName = env.VITE_PRODUCT_NAME?.trim() || 'Kennect'
+  const supportEmail = env.VITE_SUPPORT_EMAIL?.trim() || 'support@kennect.app'
+  if (!EMAIL.test(supportEmail)) problems.push(`VITE_SUPPORT_EMAIL: expected an e-mail address, got "${supportEmail}"`)
+  const waitlistUrl = (env.VITE_WAITLIST_URL?.trim() ?? '').replace(/\/+$/, '')
+  if (waitlistUrl && !/^https?:\/\/[^/]+/.test(waitlistUrl)) {
+    problems.push(`VITE_WAITLIST_URL: expected an http(s) origin, got "${waitlistUrl}"`)
+  }
+  const anonKey = env.VITE_WAITLIST_ANON_KEY?.trim() ?? ''
+  if (problems.length > 0) throw new Error(`Invalid site configuration:\n  ${problems.join('\n  ')}`)
+  return { productName, supportEmail, waitlistUrl, anonKey }
+}
+
+export const site: Site = readSite(import.meta.env)
