@@ -10,8 +10,8 @@ const widths = [
 ]
 
 for (const { name, width, height } of widths) {
-  const browser = await launchChromium({ viewport: { width, height }, deviceScaleFactor: 1 })
-  const page = await browser.context.newPage()
+  const browser = await launchChromium()
+  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 })
   await page.goto(url, { waitUntil: 'networkidle' })
   await page.screenshot({ path: `${outDir}/${name}.png`, fullPage: true })
   await page.screenshot({ path: `${outDir}/${name}-fold.png` })

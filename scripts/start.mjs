@@ -30,4 +30,7 @@ if (built === 0 || Math.max(...sources.map((s) => newest(join(root, s)))) > buil
   if (result.status !== 0) process.exit(result.status ?? 1)
 }
 
+// A local .env (see .env.example) fills in variables the environment does not already set.
+if (existsSync(join(root, '.env'))) process.loadEnvFile(join(root, '.env'))
+
 await import(pathToFileURL(join(root, 'dist', 'server', 'main.js')).href)

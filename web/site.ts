@@ -28,4 +28,5 @@ export function readSite(env: Record<string, string | undefined>): Site {
   return { productName, supportEmail, waitlistUrl, anonKey }
 }
 
-export const site: Site = readSite(import.meta.env)
+// `import.meta.env` is undefined outside Vite (scripts run by tsx); the defaults apply there.
+export const site: Site = readSite(import.meta.env ?? {})

@@ -1,14 +1,11 @@
 // Debian's Chromium, driven by playwright-core (no browser download is possible here).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core'
+import { existsSync } from 'node:fs'
+import { type Browser, chromium } from 'playwright-core'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const chromiumAvailable = existsSync(CHROMIUM_PATH)
 
 const ARGS = [
-  '--headless',
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -18,25 +15,10 @@ const ARGS = [
   '--disable-sync',
 ]
 
-export interface LaunchedBrowser {
-  context: BrowserContext
-  close: () => Promise<void>
-}
-
-/** A fresh Chromium with its own empty profile, removed on close. */
-export async function launchChromium(options: BrowserContextOptions = {}): Promise<LaunchedBrowser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'kennect-chromium-'))
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ARGS,
-    ...options,
-  })
-  return {
-    context,
-    close: async () => {
-      await context.close()
-      rmSync(userDataDir, { recursive: true, force: true })
-    },
-  }
+/**
+ * A headless Chromium. Playwright gives each launch a new, empty temporary profile and deletes it
+ * on close; each test opens its own context (cookies, storage, JavaScript on or off, media).
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS })
 }

@@ -2,16 +2,17 @@ import type { Card } from '../content'
 import { cn } from '../lib/cn'
 import { Icon } from './icons'
 
-/** A card of the grids: an icon, a title and one or two sentences. */
-export function IconCard({ card, className, headingLevel = 'h3' }: { card: Card; className?: string; headingLevel?: 'h3' | 'h4' }) {
-  const Heading = headingLevel
+/** A card of the grids: an icon, a title and one or two sentences; icon beside the text on phones. */
+export function IconCard({ card, className }: { card: Card; className?: string }) {
   return (
-    <li className={cn('rounded-2xl border border-stone-200 bg-white p-6 shadow-sm', className)}>
-      <span className="grid size-11 place-items-center rounded-xl bg-brand-100 text-brand-800">
+    <li className={cn('flex gap-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm sm:block sm:p-6', className)}>
+      <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-brand-100 text-brand-800">
         <Icon name={card.icon} className="size-6" />
       </span>
-      <Heading className="mt-4 text-lg font-semibold text-stone-900">{card.title}</Heading>
-      <p className="mt-2 text-stone-700">{card.text}</p>
+      <div>
+        <h3 className="text-lg font-semibold text-stone-900 sm:mt-4">{card.title}</h3>
+        <p className="mt-1 text-stone-700 sm:mt-2">{card.text}</p>
+      </div>
     </li>
   )
 }

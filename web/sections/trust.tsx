@@ -11,7 +11,7 @@ export function Trust({ content }: { content: Content['trust'] }) {
       <div className="mx-auto max-w-6xl px-5 sm:px-8">
         <SectionHeading id={headingId} eyebrow={content.eyebrow} heading={content.heading} lead={content.lead} />
         <div className="mt-14 grid gap-8 lg:grid-cols-[1.4fr_1fr]">
-          <ul className="grid gap-5 sm:grid-cols-2">
+          <ul className="grid gap-4 sm:grid-cols-2 sm:gap-5">
             {content.items.map((card, i) => (
               <IconCard
                 key={card.title}

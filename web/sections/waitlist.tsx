@@ -50,7 +50,7 @@ export function Waitlist({ content }: { content: Content['waitlist'] }) {
             autoComplete="email"
             inputMode="email"
             placeholder={content.emailPlaceholder}
-            className="flex-1 border-white/30"
+            className="border-white/30 sm:flex-1"
           />
           <Button
             type="submit"

@@ -1,0 +1,49 @@
+import Database from 'better-sqlite3'
+import { existsSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { runToExit, type ServerProcess, spawnServer } from '../support/process'
+import { tempSqlitePath } from '../support/server'
+
+const joinAs = (url: string, email: string) =>
+  fetch(`${url}/rest/v1/waitlist`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email }) })
+
+let running: ServerProcess | undefined
+const db = tempSqlitePath()
+afterEach(async () => {
+  await running?.stop('SIGKILL')
+  running = undefined
+})
+
+describe('the server process (dist/server/main.js)', () => {
+  it('creates its SQLite file on first start, serves page and API, and exits 0 on SIGTERM', async () => {
+    expect(existsSync(db.path)).toBe(false)
+    running = await spawnServer({ SQLITE_PATH: db.path })
+    const page = await fetch(`${running.url}/`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toContain('text/html')
+    expect((await joinAs(running.url, 'first@example.com')).status).toBe(201)
+    expect(await running.stop('SIGTERM')).toBe(0)
+    running = undefined
+    const rows = new Database(db.path, { readonly: true }).prepare('SELECT email FROM waitlist').pluck().all()
+    expect(rows).toEqual(['first@example.com'])
+  })
+
+  it('keeps the sign-ups across a restart', async () => {
+    running = await spawnServer({ SQLITE_PATH: db.path })
+    expect((await joinAs(running.url, 'FIRST@example.com')).status).toBe(201)
+    expect((await joinAs(running.url, 'second@example.com')).status).toBe(201)
+    await running.stop('SIGTERM')
+    running = undefined
+    const rows = new Database(db.path, { readonly: true }).prepare('SELECT email FROM waitlist ORDER BY id').pluck().all()
+    expect(rows).toEqual(['first@example.com', 'second@example.com'])
+    db.cleanup()
+  })
+
+  it('refuses to start on a bad configuration, naming every wrong variable', async () => {
+    const { code, output } = await runToExit({ PORT: 'x', RATE_LIMIT_PER_HOUR: 'lots' })
+    expect(code).toBe(1)
+    expect(output).toContain('Invalid configuration')
+    expect(output).toMatch(/PORT: .*got "x"/)
+    expect(output).toMatch(/RATE_LIMIT_PER_HOUR: .*got "lots"/)
+  })
+})

@@ -1,0 +1,170 @@
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { content } from '../../web/content'
+import type { Browser, BrowserContextOptions } from 'playwright-core'
+import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { emailInput, notificationRegion, readToast, toasts, visit, waitForHydration } from '../support/page'
+import { startServer, type TestServer } from '../support/server'
+
+const sectionHeadings = [
+  content.about.heading,
+  content.audiences.heading,
+  content.features.heading,
+  content.howItWorks.heading,
+  content.whyChoose.heading,
+  content.trust.heading,
+  content.waitlist.heading,
+]
+
+describe.skipIf(!chromiumAvailable)('landing page', () => {
+  let server: TestServer
+  let browser: Browser
+  beforeAll(async () => {
+    server = await startServer()
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  const open = (options: BrowserContextOptions = {}, before?: (page: Page) => Promise<void>) =>
+    visit(browser, `${server.url}/`, options, before)
+
+  it('serves every word in the HTML before any script runs', async () => {
+    const html = await (await fetch(`${server.url}/`)).text()
+    expect(html).toContain(`<title>${content.meta.title}</title>`)
+    expect(html).toContain(`<meta name="description" content="${content.meta.description}"`)
+    const text = html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/&amp;/g, '&')
+    for (const words of [content.hero.headline, ...sectionHeadings, content.waitlist.subtext, content.footer.tagline, content.trust.testimonial.quote]) {
+      expect(text).toContain(words)
+    }
+    // No render-blocking stylesheet: the CSS arrives inside the HTML.
+    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/)
+    expect(html).toMatch(/<style>/)
+  })
+
+  it('reads whole with JavaScript off: headline, every section, the form and the footer', async () => {
+    const { page } = await open({ javaScriptEnabled: false })
+    // The page's script did not run: React never touched the DOM.
+    const hydrated = await page.$eval('footer button', (b) => Object.keys(b).some((k) => k.startsWith('__reactFiber')))
+    expect(hydrated).toBe(false)
+    expect(await page.title()).toBe(content.meta.title)
+    await page.getByRole('heading', { level: 1, name: content.hero.headline }).waitFor()
+    for (const heading of sectionHeadings) {
+      expect(await page.getByRole('heading', { level: 2, name: heading }).isVisible()).toBe(true)
+    }
+    expect(await emailInput(page).isVisible()).toBe(true)
+    expect(await page.getByRole('button', { name: content.waitlist.submit }).isVisible()).toBe(true)
+    expect(await page.getByText(content.footer.tagline).isVisible()).toBe(true)
+    await page.context().close()
+  })
+
+  it('hydrates without a warning or error in the console', async () => {
+    const { page, problems } = await open()
+    await waitForHydration(page)
+    // Interact once so a late mismatch would surface too.
+    await page.getByRole('button', { name: content.footer.contactSupport }).click()
+    await toasts(page).first().waitFor()
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
+  it('shows the sections in the order of the spec', async () => {
+    const { page } = await open()
+    const order = await page.$$eval('h1, h2', (headings) => headings.map((h) => h.textContent?.trim() ?? ''))
+    const expected = [content.hero.headline, ...sectionHeadings]
+    expect(order.filter((h) => expected.includes(h))).toEqual(expected)
+    expect(await page.locator(`section#${content.waitlist.id}`).count()).toBe(1)
+    await page.context().close()
+  })
+
+  it('App Store button scrolls smoothly down to the waitlist', async () => {
+    const { page } = await open()
+    const badge = page.getByRole('link', { name: /App Store/ })
+    expect(await badge.getAttribute('href')).toBe(`#${content.waitlist.id}`)
+    // Record the scroll position on every frame while the page moves.
+    await page.evaluate(() => {
+      const w = window as unknown as { positions: number[] }
+      w.positions = []
+      const sample = () => {
+        w.positions.push(window.scrollY)
+        requestAnimationFrame(sample)
+      }
+      requestAnimationFrame(sample)
+    })
+    const startY = await page.evaluate(() => window.scrollY)
+    const yRightAfterClick = await badge.evaluate((link: HTMLAnchorElement) => {
+      link.click()
+      return window.scrollY
+    })
+    const heading = page.getByRole('heading', { name: content.waitlist.heading })
+    await page.waitForFunction((id) => {
+      const top = document.getElementById(id)?.getBoundingClientRect().top ?? Number.NaN
+      return Math.abs(top) < 40
+    }, content.waitlist.id)
+    const positions = await page.evaluate(() => (window as unknown as { positions: number[] }).positions)
+    const finalY = await page.evaluate(() => window.scrollY)
+    expect(page.url()).toMatch(/#waitlist$/)
+    expect(await heading.isVisible()).toBe(true)
+    expect(yRightAfterClick).toBeLessThan(finalY / 2)
+    const inBetween = new Set(positions.filter((y) => y > startY + 1 && y < finalY - 1))
+    expect(inBetween.size).toBeGreaterThanOrEqual(3)
+    await page.context().close()
+  })
+
+  it('with reduced motion, the App Store button jumps to the waitlist at once', async () => {
+    const { page } = await open({ reducedMotion: 'reduce' })
+    const scrollBehavior = await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)
+    expect(scrollBehavior).toBe('auto')
+    const top = await page.getByRole('link', { name: /App Store/ }).evaluate((link: HTMLAnchorElement) => {
+      link.click()
+      return document.getElementById('waitlist')?.getBoundingClientRect().top ?? Number.NaN
+    })
+    expect(Math.abs(top)).toBeLessThan(40)
+    await page.context().close()
+  })
+
+  it('reads the testimonial rating to a screen reader as a rating', async () => {
+    const { page } = await open()
+    const rating = page.getByRole('img', { name: content.trust.testimonial.ratingLabel })
+    expect(await rating.isVisible()).toBe(true)
+    expect(await rating.locator('svg').count()).toBe(5)
+    await page.context().close()
+  })
+
+  it('F8 moves the focus to the notification area', async () => {
+    const { page } = await open()
+    await waitForHydration(page)
+    await page.keyboard.press('F8')
+    const focusedInside = await notificationRegion(page).evaluate((region) => region.contains(document.activeElement))
+    expect(focusedInside).toBe(true)
+    await page.context().close()
+  })
+
+  it('footer shows the year of the visit even when the page was built in an earlier year', async () => {
+    const { page, problems } = await open({}, (p) => p.clock.install({ time: new Date('2031-06-15T12:00:00Z') }))
+    await waitForHydration(page)
+    const line = content.footer.copyright.replace('{year}', '2031')
+    await page.getByText(line).waitFor()
+    const html = await (await fetch(`${server.url}/`)).text()
+    expect(html).toContain(content.footer.copyright.replace('{year}', String(new Date().getUTCFullYear())))
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
+  it('keyboard-only visitor reaches the form from the App Store button and joins', async () => {
+    const { page } = await open()
+    await waitForHydration(page)
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(content.hero.badge.ariaLabel)
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('waitlist-email')
+    await page.keyboard.type('keyboard@example.com')
+    await page.keyboard.press('Enter')
+    const toast = await readToast(toasts(page).first())
+    expect(toast.text).toBe(`${content.waitlist.success.title} ${content.waitlist.success.description}`)
+    await page.context().close()
+  })
+})

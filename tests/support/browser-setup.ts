@@ -1,0 +1,22 @@
+// Runs once before the browser layer: says loudly when Chromium is missing, and fails under CI,
+// where the layer is required (.ci/run installs Debian's chromium).
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { CHROMIUM_PATH, chromiumAvailable } from './chromium'
+
+export default function setup() {
+  if (!existsSync(join(process.cwd(), 'dist', 'client', 'index.html'))) {
+    throw new Error('The browser tests need the built page: run `npm run build` first (`npm test` does).')
+  }
+  if (chromiumAvailable) return
+  const banner = [
+    '',
+    '#'.repeat(78),
+    `#  BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM_PATH}.`,
+    '#  Install it with `apt-get install chromium` (or set CHROMIUM_PATH).',
+    '#'.repeat(78),
+    '',
+  ].join('\n')
+  if (process.env.CI === 'true') throw new Error(`${banner}\nCI=true: the browser layer is required.`)
+  console.warn(banner)
+}

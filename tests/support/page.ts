@@ -1,0 +1,72 @@
+// What a browser test needs to act as a visitor: console watching, hydration, and the toasts.
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
+import { content } from '../../web/content'
+
+export const HOTKEY_LABEL = content.toaster.regionLabel.replace('{hotkey}', 'F8')
+
+export interface Visit {
+  page: Page
+  /** Console errors and warnings and uncaught errors seen so far. */
+  problems: string[]
+}
+
+/**
+ * A new visitor: its own context (storage, JavaScript on or off, media, clock), the console watched,
+ * the page loaded. `before` runs before the page loads (to install a clock or a route). The test
+ * ends the visit with `page.context().close()`.
+ */
+export async function visit(
+  browser: Browser,
+  url: string,
+  options: BrowserContextOptions = {},
+  before?: (page: Page) => Promise<void>,
+): Promise<Visit> {
+  const context = await browser.newContext(options)
+  const page = await context.newPage()
+  const problems = watchConsole(page)
+  await before?.(page)
+  await page.goto(url)
+  return { page, problems }
+}
+
+/** Collects console errors and warnings and uncaught page errors (hydration mismatches among them). */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`)
+  })
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+  return problems
+}
+
+/**
+ * Resolves once React has hydrated the whole page: the last interactive element of the tree (the
+ * footer's button) carries React's fiber. Clicking before that would submit the form natively.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const button = document.querySelector('footer button')
+    return button !== null && Object.keys(button).some((key) => key.startsWith('__reactFiber'))
+  })
+}
+
+export const notificationRegion = (page: Page): Locator => page.getByRole('region', { name: HOTKEY_LABEL })
+// Radix renders each toast as an item of the region's list and announces it through its own live region.
+export const toasts = (page: Page): Locator => notificationRegion(page).getByRole('listitem')
+
+export const emailInput = (page: Page): Locator => page.getByRole('textbox', { name: content.waitlist.emailLabel })
+export const joinButton = (page: Page): Locator => page.getByRole('button', { name: content.waitlist.submit })
+
+/** Types the address and presses Join Waitlist, then moves the pointer off the toast area. */
+export async function submitEmail(page: Page, email: string): Promise<void> {
+  await emailInput(page).fill(email)
+  await joinButton(page).click()
+  // A pointer resting on a toast pauses its timer (Radix); a visitor reading the page has it elsewhere.
+  await page.mouse.move(1, 1)
+}
+
+/** The toast on screen: its title and description as read, and its variant. */
+export async function readToast(toast: Locator): Promise<{ text: string; variant: string | null }> {
+  await toast.waitFor({ state: 'visible' })
+  return { text: (await toast.innerText()).replace(/\s+/g, ' ').trim(), variant: await toast.getAttribute('data-variant') }
+}

@@ -1,0 +1,62 @@
+// The real entry point (dist/server/main.js, what `npm start` runs) as a child process.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import type { Env } from '../../server/config'
+
+export const MAIN = join(process.cwd(), 'dist', 'server', 'main.js')
+
+export interface ServerProcess {
+  url: string
+  child: ChildProcess
+  output: () => string
+  /** Sends the signal and resolves with the exit code (or the signal that ended it). */
+  stop: (signal?: NodeJS.Signals) => Promise<number | NodeJS.Signals | null>
+}
+
+function launch(env: Env) {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | NodeJS.Signals | null)
+  return { child, exited, output: () => output }
+}
+
+export async function spawnServer(env: Env, timeoutMs = 20_000): Promise<ServerProcess> {
+  const { child, exited, output } = launch(env)
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output()}`)), timeoutMs)
+    const check = () => {
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output())
+      if (match?.[1]) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    }
+    child.stdout?.on('data', check)
+    void exited.then(() => {
+      clearTimeout(timer)
+      reject(new Error(`server exited before listening:\n${output()}`))
+    })
+  })
+  return {
+    url,
+    child,
+    output,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return exited
+    },
+  }
+}
+
+/** Runs the entry point expecting it to exit by itself (a bad configuration, say). */
+export async function runToExit(env: Env): Promise<{ code: number | NodeJS.Signals | null; output: string }> {
+  const { exited, output } = launch(env)
+  const code = await exited
+  return { code, output: output() }
+}

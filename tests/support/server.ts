@@ -1,0 +1,49 @@
+// Starts the real app on 127.0.0.1 with an ephemeral port and its own database.
+import type { FastifyInstance } from 'fastify'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildApp } from '../../server/app'
+import { type Env, loadConfig } from '../../server/config'
+
+export interface TestServer {
+  url: string
+  app: FastifyInstance
+  sqlitePath: string
+  close: () => Promise<void>
+}
+
+/** A fresh SQLite file in its own temporary folder; `cleanup` removes the folder. */
+export function tempSqlitePath(): { path: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'kennect-db-'))
+  return { path: join(dir, 'waitlist.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+export async function startServer(env: Env = {}): Promise<TestServer> {
+  const db = tempSqlitePath()
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SQLITE_PATH: db.path,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_PER_HOUR: '0',
+    ...env,
+  })
+  const app = await buildApp(config, { logger: false })
+  await app.listen({ host: config.HOST, port: config.PORT })
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('server has no TCP address')
+  let closed = false
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    app,
+    sqlitePath: db.path,
+    close: async () => {
+      if (closed) return
+      closed = true
+      await app.close()
+      db.cleanup()
+    },
+  }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../../server/config'
+
+describe('loadConfig', () => {
+  it('uses the documented defaults for an empty environment', () => {
+    const config = loadConfig({})
+    expect([config.DATABASE_URL, config.WAITLIST_ANON_KEY, config.ADMIN_TOKEN, config.TRUST_PROXY]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ])
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      SQLITE_PATH: 'data/waitlist.db',
+      RATE_LIMIT_PER_MINUTE: 20,
+      RATE_LIMIT_PER_HOUR: 200,
+      CORS_ORIGINS: ['*'],
+    })
+  })
+
+  it('treats an empty variable as unset', () => {
+    const config = loadConfig({ PORT: '', WAITLIST_ANON_KEY: '' })
+    expect(config.PORT).toBe(3000)
+    expect(config.WAITLIST_ANON_KEY).toBeUndefined()
+  })
+
+  it('names every wrong variable in one message', () => {
+    const env = { PORT: 'x', DATABASE_URL: 'mysql://db', RATE_LIMIT_PER_MINUTE: '-1', CORS_ORIGINS: 'kennect.app/path' }
+    let message = ''
+    try {
+      loadConfig(env)
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError)
+      message = (error as Error).message
+    }
+    expect(message).toContain('PORT: ')
+    expect(message).toContain('got "x"')
+    expect(message).toContain('DATABASE_URL: expected a postgres:// or postgresql:// URL, got "mysql://db"')
+    expect(message).toContain('RATE_LIMIT_PER_MINUTE: ')
+    expect(message).toContain('CORS_ORIGINS: ')
+  })
+
+  it('splits the CORS origin list', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'https://kennect.app, https://www.kennect.app' }).CORS_ORIGINS).toEqual([
+      'https://kennect.app',
+      'https://www.kennect.app',
+    ])
+  })
+})
