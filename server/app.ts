@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
+import { randomUUID } from 'node:crypto'
 import type { Config } from './config.js'
 import { clientDir } from './paths.js'
 import { handleError } from './plugins/error-handler.js'
@@ -14,6 +15,16 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * What a request log line says: method and path, and the names (never the values) of query
+ * parameters, which may hold a key or an address. No IP address, no headers, no body.
+ */
+function serializeRequest(request: FastifyRequest) {
+  const [path = '', query] = request.url.split('?', 2)
+  const params = query ? [...new URLSearchParams(query).keys()] : []
+  return { method: request.method, path, ...(params.length > 0 ? { params } : {}) }
+}
+
 export interface AppOptions {
   /** false silences the logs (tests); default: the level in config. */
   logger?: boolean
@@ -23,13 +34,21 @@ export interface AppOptions {
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    logger: options.logger === false ? false : { level: config.LOG_LEVEL, serializers: { req: serializeRequest } },
+    genReqId: () => randomUUID(),
     // Slow or stalled clients cannot hold a connection open for long.
     requestTimeout: 15_000,
     connectionTimeout: 15_000,
+    keepAliveTimeout: 10_000,
     return503OnClosing: true,
+    // Fastify accepts a hop count at run time (proxy-addr) though its types list only the others.
+    ...(config.TRUST_PROXY !== undefined ? { trustProxy: config.TRUST_PROXY as string | boolean } : {}),
   })
-  const store = await createStore(config)
+  // The id every log line of the request carries, so support can find a visitor's request.
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  const store = await createStore(config, app.log)
   app.decorate('store', store)
   app.addHook('onClose', () => store.close())
   app.setErrorHandler(handleError)

@@ -23,7 +23,12 @@ const schema = z.object({
   }),
   RATE_LIMIT_PER_MINUTE: limit.default(20),
   RATE_LIMIT_PER_HOUR: limit.default(200),
-  TRUST_PROXY: optionalText,
+  /** A hop count ("1"), "true" (any proxy: only when the port is unreachable otherwise), or addresses/CIDRs. */
+  TRUST_PROXY: optionalText.transform((value): boolean | number | string | undefined => {
+    if (value === undefined || value === 'false') return undefined
+    if (value === 'true') return true
+    return /^\d+$/.test(value) ? Number(value) : value
+  }),
   CORS_ORIGINS: z
     .string()
     .default('*')

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Config } from '../config.js'
+import { createInsertRateLimit } from '../plugins/insert-rate-limit.js'
 import { errors } from '../postgrest.js'
 import { parsePrefer, prepareInsert } from '../waitlist-row.js'
 
@@ -16,9 +17,12 @@ export async function waitlistRoutes(app: FastifyInstance, { config }: { config:
   // (content type before size before JSON), not Fastify's parsers.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body))
-  app.addHook('onRequest', async (request) => checkGateway(request, config.WAITLIST_ANON_KEY))
+  // PROTOCOL.md's order: rate limit (insert only), then the gateway's key checks, then the headers.
+  const limitInsert = await createInsertRateLimit(app, config)
+  const gateway = async (request: FastifyRequest) => checkGateway(request, config.WAITLIST_ANON_KEY)
+  const insertChecks = [...(limitInsert ? [limitInsert] : []), gateway, checkInsertHeaders]
 
-  app.post('/waitlist', { onRequest: checkInsertHeaders }, async (request, reply) => {
+  app.post('/waitlist', { onRequest: insertChecks }, async (request, reply) => {
     const query = request.query as Query
     const prefer = parsePrefer(request.headers.prefer)
     const row = prepareInsert({
@@ -37,22 +41,24 @@ export async function waitlistRoutes(app: FastifyInstance, { config }: { config:
   app.route({
     method: ['GET', 'PATCH', 'DELETE'],
     url: '/waitlist',
+    onRequest: gateway,
     handler: async () => {
       throw errors.permissionDenied()
     },
   })
-  app.put('/waitlist', async () => {
+  app.put('/waitlist', { onRequest: gateway }, async () => {
     throw errors.putNotAllowed()
   })
   // Never an empty 404: supabase-js reads an empty 404 as success.
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/:table',
+    onRequest: gateway,
     handler: async (request) => {
       throw errors.tableNotFound((request.params as { table: string }).table)
     },
   })
-  app.setNotFoundHandler(async () => {
+  app.setNotFoundHandler({ preValidation: gateway }, async () => {
     throw errors.invalidPath()
   })
 }
@@ -69,7 +75,6 @@ function answerCreated(reply: FastifyReply, prefer: ReadonlyMap<string, string>,
 
 /** PROTOCOL.md rows 2–4: what Supabase's gateway and PostgREST check before the request is read. */
 function checkGateway(request: FastifyRequest, anonKey: string | undefined) {
-  if (request.method === 'OPTIONS') return
   if (anonKey !== undefined) {
     const sent = first(request.headers.apikey) ?? first((request.query as Query).apikey)
     if (sent === undefined || sent === '') throw errors.noApiKey()

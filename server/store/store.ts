@@ -28,14 +28,21 @@ export interface WaitlistStore {
   close(): Promise<void>
 }
 
+/** Where a store reports trouble it recovers from by itself (pino's signature). */
+export interface StoreLogger {
+  warn: (details: object, message: string) => void
+}
+
 /** The store cannot answer now; the request may be retried (503 PGRST002). */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError'
 }
 
-export async function createStore(config: Pick<Config, 'DATABASE_URL' | 'SQLITE_PATH'>): Promise<WaitlistStore> {
+/** PostgreSQL when DATABASE_URL is set, SQLite otherwise; migrated and ready when it resolves. */
+export async function createStore(config: Pick<Config, 'DATABASE_URL' | 'SQLITE_PATH'>, log: StoreLogger): Promise<WaitlistStore> {
   if (config.DATABASE_URL) {
-    throw new Error('DATABASE_URL: PostgreSQL support is not built yet; unset it to use SQLite')
+    const { createPostgresStore } = await import('./postgres.js')
+    return createPostgresStore(config.DATABASE_URL, log)
   }
   const { createSqliteStore } = await import('./sqlite.js')
   return createSqliteStore(config.SQLITE_PATH)

@@ -67,7 +67,10 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
   it('visitor whose connection to the server is gone sees the error toast and can retry', async () => {
     const doomed = await startServer()
     const { page } = await open(doomed)
-    await doomed.close()
+    // The server goes away for good: stop it and cut the connections the browser keeps alive.
+    const stopped = doomed.close()
+    doomed.app.server.closeAllConnections()
+    await stopped
     await submitEmail(page, 'offline@example.com')
     expect(await readToast(toasts(page).first())).toEqual({ text: failureText, variant: 'destructive' })
     expect(await emailInput(page).inputValue()).toBe('offline@example.com')

@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp } from '../../server/app'
 import { type Env, loadConfig } from '../../server/config'
+import { createTestSchema } from './postgres'
+import type { StoreKind } from './stores'
 
 export interface TestServer {
   url: string
   app: FastifyInstance
-  sqlitePath: string
+  store: StoreKind
   close: () => Promise<void>
 }
 
@@ -19,12 +21,22 @@ export function tempSqlitePath(): { path: string; cleanup: () => void } {
   return { path: join(dir, 'waitlist.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-export async function startServer(env: Env = {}): Promise<TestServer> {
+/** The store's settings for a fresh, empty database of the given kind, and how to remove it. */
+export async function freshDatabase(kind: StoreKind): Promise<{ env: Env; cleanup: () => Promise<void> }> {
+  if (kind === 'postgres') {
+    const db = await createTestSchema()
+    return { env: { DATABASE_URL: db.url }, cleanup: db.cleanup }
+  }
   const db = tempSqlitePath()
+  return { env: { SQLITE_PATH: db.path }, cleanup: async () => db.cleanup() }
+}
+
+export async function startServer(env: Env = {}, store: StoreKind = 'sqlite'): Promise<TestServer> {
+  const db = await freshDatabase(store)
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
-    SQLITE_PATH: db.path,
+    ...db.env,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '0',
     RATE_LIMIT_PER_HOUR: '0',
@@ -38,12 +50,12 @@ export async function startServer(env: Env = {}): Promise<TestServer> {
   return {
     url: `http://127.0.0.1:${address.port}`,
     app,
-    sqlitePath: db.path,
+    store,
     close: async () => {
       if (closed) return
       closed = true
       await app.close()
-      db.cleanup()
+      await db.cleanup()
     },
   }
 }

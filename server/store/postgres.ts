@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import { migrationsDir } from '../paths.js'
+import { type ListOptions, type SignUp, StoreUnavailableError, type StoreLogger, type WaitlistRow, type WaitlistStore } from './store.js'
+
+const COLUMNS = `id::text AS id, email, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+  utm_source, utm_medium, utm_campaign, referrer`
+const MIGRATION_LOCK = 'kennect:migrations'
+
+export interface PostgresOptions {
+  /** Pool size per server process. */
+  max?: number
+  /** How long to wait for a connection before answering 503 (a stopped server refuses at once). */
+  connectionTimeoutMs?: number
+}
+
+export async function createPostgresStore(url: string, log: StoreLogger, options: PostgresOptions = {}): Promise<WaitlistStore> {
+  // synchronous_commit is said explicitly, not trusted to the server's default: a commit is
+  // acknowledged only once it is on disk, so a 201 survives a crash of the database (PROTOCOL.md,
+  // Storage). It goes in the startup options, after any the URL carries (such as search_path);
+  // pg lets the URL's values override the config's, so the URL loses its own `options`.
+  const connection = new URL(url)
+  const urlOptions = connection.searchParams.get('options') ?? ''
+  connection.searchParams.delete('options')
+  const pool = new pg.Pool({
+    connectionString: connection.toString(),
+    options: `${urlOptions} -c synchronous_commit=on`.trim(),
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 2_000,
+    idleTimeoutMillis: 30_000,
+    // A query that hangs (a network partition, a locked table) fails instead of holding the visitor.
+    query_timeout: 5_000,
+    statement_timeout: 5_000,
+    application_name: 'kennect-waitlist',
+  })
+  // An idle client whose server went away emits here; without a listener it would crash the process.
+  pool.on('error', (error) => log.warn({ err: error }, 'PostgreSQL connection lost; the pool will reconnect'))
+
+  try {
+    await migrate(pool)
+  } catch (error) {
+    await pool.end()
+    throw new Error(`PostgreSQL: cannot prepare the database (${describe(error)})`, { cause: error })
+  }
+
+  let closed = false
+  async function run<T>(work: () => Promise<T>): Promise<T> {
+    if (closed) throw new StoreUnavailableError('the PostgreSQL store is closed')
+    try {
+      return await work()
+    } catch (error) {
+      throw toStoreError(error)
+    }
+  }
+
+  return {
+    add: (row: WaitlistRow) =>
+      run(async () => {
+        const result = await pool.query(
+          `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer)
+           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+          [row.email, row.utm_source, row.utm_medium, row.utm_campaign, row.referrer],
+        )
+        return { inserted: result.rowCount === 1 }
+      }),
+    count: () => run(async () => Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM waitlist')).rows[0]?.n ?? 0)),
+    list: ({ afterId = 0, limit }: ListOptions) =>
+      run(async () => {
+        const result = await pool.query<SignUp & { id: string }>(
+          `SELECT ${COLUMNS} FROM waitlist WHERE id > $1 ORDER BY id LIMIT $2`,
+          [afterId, limit],
+        )
+        return result.rows.map((row) => ({ ...row, id: Number(row.id) }))
+      }),
+    remove: (email: string) =>
+      run(async () => ((await pool.query('DELETE FROM waitlist WHERE lower(email) = lower($1)', [email])).rowCount ?? 0) > 0),
+    ping: () => run(async () => void (await pool.query('SELECT 1'))),
+    close: async () => {
+      if (closed) return
+      closed = true
+      await pool.end()
+    },
+  }
+}
+
+/**
+ * Connection trouble, shutdowns, timeouts and resource exhaustion are retryable (503). An error
+ * with any other SQLSTATE is a bug of ours and stays an error (500, logged).
+ */
+function toStoreError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code
+  const sqlstate = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined
+  if (sqlstate && !/^(08|53|57|58|40001|40P01|55P03|25006)/.test(sqlstate)) return error
+  return new StoreUnavailableError(`PostgreSQL: ${describe(error)}`, { cause: error })
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AggregateError) return error.errors.map(describe).join('; ')
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  return [code, message].filter((part) => typeof part === 'string' && part !== '').join(': ') || String(error)
+}
+
+/**
+ * Applies db/postgres/*.sql once each, in order (an advisory lock serialises concurrent
+ * instances), then checks that commits are synchronous.
+ */
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK])
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())')
+    const applied = new Set((await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version))
+    const dir = migrationsDir('postgres')
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) {
+      if (applied.has(file)) continue
+      await client.query(readFileSync(join(dir, file), 'utf8'))
+      await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [file])
+    }
+    await client.query('COMMIT')
+    const { rows } = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit')
+    if (rows[0]?.synchronous_commit !== 'on') {
+      throw new Error(`synchronous_commit is "${rows[0]?.synchronous_commit}"; acknowledged sign-ups could be lost`)
+    }
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined) // the connection may be gone; the first error is the one to report
+    throw error
+  } finally {
+    client.release()
+  }
+}

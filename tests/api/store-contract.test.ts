@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../server/config'
+import { createStore, StoreUnavailableError, type WaitlistRow, type WaitlistStore } from '../../server/store/store'
+import { freshDatabase } from '../support/server'
+import { STORES } from '../support/stores'
+
+const quiet = { warn: () => undefined }
+const row = (email: string, extra: Partial<WaitlistRow> = {}): WaitlistRow => ({
+  email,
+  utm_source: null,
+  utm_medium: null,
+  utm_campaign: null,
+  referrer: null,
+  ...extra,
+})
+
+describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
+  const cleanups: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+
+  async function open(env?: Record<string, string>): Promise<{ store: WaitlistStore; env: Record<string, string> }> {
+    const db = env ? undefined : await freshDatabase(kind)
+    if (db) cleanups.push(db.cleanup)
+    const settings = (env ?? db?.env ?? {}) as Record<string, string>
+    const store = await createStore(loadConfig(settings), quiet)
+    cleanups.push(() => store.close())
+    return { store, env: settings }
+  }
+
+  it.skipIf(!available)('stores an address as sent, with a UTC timestamp and its attribution', async () => {
+    const { store } = await open()
+    const before = Date.now()
+    expect(await store.add(row('Ada@Example.com', { utm_source: 'dogshow', referrer: 'breedclub.example' }))).toEqual({ inserted: true })
+    const [stored] = await store.list({ limit: 10 })
+    expect(stored).toMatchObject({ email: 'Ada@Example.com', utm_source: 'dogshow', utm_medium: null, referrer: 'breedclub.example' })
+    expect(stored?.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    const at = Date.parse(stored?.created_at ?? '')
+    expect(at).toBeGreaterThanOrEqual(before - 2_000)
+    expect(at).toBeLessThanOrEqual(Date.now() + 2_000)
+    expect(typeof stored?.id).toBe('number')
+  })
+
+  it.skipIf(!available)('stores nothing for a duplicate in any letter case', async () => {
+    const { store } = await open()
+    await store.add(row('grace@example.com'))
+    expect(await store.add(row('GRACE@EXAMPLE.COM'))).toEqual({ inserted: false })
+    expect(await store.count()).toBe(1)
+  })
+
+  it.skipIf(!available)('keeps exactly one row when the same address arrives concurrently', async () => {
+    const { store } = await open()
+    const results = await Promise.all(['Same@x.io', 'same@x.io', 'SAME@X.IO', 'same@X.io'].map((e) => store.add(row(e))))
+    expect(results.filter((r) => r.inserted)).toHaveLength(1)
+    expect(await store.count()).toBe(1)
+  })
+
+  it.skipIf(!available)('lists in pages by id', async () => {
+    const { store } = await open()
+    for (let i = 0; i < 5; i++) await store.add(row(`dog${i}@example.com`))
+    const first = await store.list({ limit: 2 })
+    const second = await store.list({ limit: 2, afterId: first.at(-1)?.id })
+    const third = await store.list({ limit: 2, afterId: second.at(-1)?.id })
+    expect([...first, ...second, ...third].map((r) => r.email)).toEqual([0, 1, 2, 3, 4].map((i) => `dog${i}@example.com`))
+    expect(third).toHaveLength(1)
+  })
+
+  it.skipIf(!available)('removes an address for good, in any letter case', async () => {
+    const { store } = await open()
+    await store.add(row('leave@example.com'))
+    await store.add(row('stay@example.com'))
+    expect(await store.remove('LEAVE@example.com')).toBe(true)
+    expect(await store.remove('leave@example.com')).toBe(false)
+    expect((await store.list({ limit: 10 })).map((r) => r.email)).toEqual(['stay@example.com'])
+    expect(await store.add(row('leave@example.com'))).toEqual({ inserted: true })
+  })
+
+  it.skipIf(!available)('migrates once: a second start on the same database keeps the rows', async () => {
+    const { store, env } = await open()
+    await store.add(row('kept@example.com'))
+    await store.close()
+    const { store: again } = await open(env)
+    expect(await again.count()).toBe(1)
+  })
+
+  it.skipIf(!available)('answers ping while open, and rejects as unavailable once closed', async () => {
+    const { store } = await open()
+    await expect(store.ping()).resolves.toBeUndefined()
+    await store.close()
+    await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError)
+    await expect(store.add(row('late@example.com'))).rejects.toBeInstanceOf(StoreUnavailableError)
+  })
+})
+
+describe.skipIf(!STORES.find((s) => s.kind === 'postgres')?.available)('PostgreSQL durability settings', () => {
+  it('keeps synchronous_commit on even when the URL asks for it off', async () => {
+    const db = await freshDatabase('postgres')
+    const url = new URL(db.env.DATABASE_URL ?? '')
+    url.searchParams.set('options', `${url.searchParams.get('options')} -c synchronous_commit=off`)
+    // The store checks the setting of its own session at start-up and refuses to run without it.
+    const store = await createStore(loadConfig({ DATABASE_URL: url.toString() }), quiet)
+    expect(await store.add(row('durable@example.com'))).toEqual({ inserted: true })
+    await store.close()
+    await db.cleanup()
+  })
+})
