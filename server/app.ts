@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import type { Config } from './config.js'
 import { clientDir } from './paths.js'
-import { handleError } from './plugins/error-handler.js'
+import { handleClientError, handleError } from './plugins/error-handler.js'
 import { page } from './plugins/page.js'
 import security from './plugins/security.js'
 import { healthRoutes } from './routes/health.js'
@@ -41,6 +41,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     connectionTimeout: 15_000,
     keepAliveTimeout: 10_000,
     return503OnClosing: true,
+    clientErrorHandler: handleClientError,
     // Fastify accepts a hop count at run time (proxy-addr) though its types list only the others.
     ...(config.TRUST_PROXY !== undefined ? { trustProxy: config.TRUST_PROXY as string | boolean } : {}),
   })

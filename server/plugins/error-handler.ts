@@ -37,3 +37,22 @@ function send(reply: FastifyReply, error: PostgrestError) {
     .type('application/json; charset=utf-8')
     .send(error.body())
 }
+
+/**
+ * Bytes that are not HTTP never reach a route: Node reports them as a client error. They get the
+ * same JSON shape as every other error, then the connection is closed.
+ */
+export function handleClientError(error: NodeJS.ErrnoException, socket: import('node:stream').Duplex) {
+  if (!socket.writable) return
+  const [status, reason] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout']
+        : [400, 'Bad Request']
+  const body = JSON.stringify({ code: 'bad_request', details: null, hint: null, message: reason })
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}

@@ -4,6 +4,8 @@ import pg from 'pg'
 import { migrationsDir } from '../paths.js'
 import { type ListOptions, type SignUp, StoreUnavailableError, type StoreLogger, type WaitlistRow, type WaitlistStore } from './store.js'
 
+// `id` is read as text (bigint may exceed a JS number's exact range in theory) and converted
+// below; queries must order by `waitlist.id`, since a bare `id` would mean this text alias.
 const COLUMNS = `id::text AS id, email, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   utm_source, utm_medium, utm_campaign, referrer`
 const MIGRATION_LOCK = 'kennect:migrations'
@@ -68,7 +70,7 @@ export async function createPostgresStore(url: string, log: StoreLogger, options
     list: ({ afterId = 0, limit }: ListOptions) =>
       run(async () => {
         const result = await pool.query<SignUp & { id: string }>(
-          `SELECT ${COLUMNS} FROM waitlist WHERE id > $1 ORDER BY id LIMIT $2`,
+          `SELECT ${COLUMNS} FROM waitlist WHERE waitlist.id > $1 ORDER BY waitlist.id LIMIT $2`,
           [afterId, limit],
         )
         return result.rows.map((row) => ({ ...row, id: Number(row.id) }))

@@ -13,6 +13,10 @@ export function createSqliteStore(path: string): WaitlistStore {
   // better-sqlite3 defaults to NORMAL under WAL, which can lose acknowledged rows on power loss:
   // FULL syncs the WAL on every commit, so a 201 survives a crash (PROTOCOL.md, Storage).
   db.pragma('synchronous = FULL')
+  if (path !== ':memory:' && (db.pragma('journal_mode', { simple: true }) !== 'wal' || db.pragma('synchronous', { simple: true }) !== 2)) {
+    db.close()
+    throw new Error(`SQLite at ${path}: cannot enable WAL with synchronous=FULL; acknowledged sign-ups could be lost`)
+  }
   db.pragma('busy_timeout = 5000')
   db.pragma('foreign_keys = ON')
   migrate(db)

@@ -47,3 +47,35 @@ describe('the server process (dist/server/main.js)', () => {
     expect(output).toMatch(/RATE_LIMIT_PER_HOUR: .*got "lots"/)
   })
 })
+
+describe('SIGTERM', () => {
+  it('stops taking connections, finishes the request in flight, closes the store and exits 0', async () => {
+    const { Socket } = await import('node:net')
+    const fresh = tempSqlitePath()
+    running = await spawnServer({ SQLITE_PATH: fresh.path })
+    const { port } = new URL(running.url)
+    // A sign-up whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ email: 'in-flight@example.com' })
+    const socket = new Socket()
+    await new Promise<void>((resolve) => socket.connect(Number(port), '127.0.0.1', resolve))
+    let answer = ''
+    socket.on('data', (chunk) => (answer += chunk.toString()))
+    const answered = new Promise<void>((resolve) => socket.on('end', resolve))
+    socket.write(`POST /rest/v1/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`)
+    socket.write(body.slice(0, 10))
+    // The server logs the request once it has read the headers: it is then in flight.
+    await running.waitForOutput(/"msg":"incoming request"/)
+    const exited = running.stop('SIGTERM')
+    await running.waitForOutput(/finishing in-flight requests/)
+    // A new visitor is turned away while the in-flight request goes on.
+    await expect(fetch(`${running.url}/healthz`)).rejects.toThrow()
+    socket.end(body.slice(10))
+    await answered
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /)
+    expect(await exited).toBe(0)
+    running = undefined
+    const rows = new Database(fresh.path, { readonly: true }).prepare('SELECT email FROM waitlist').pluck().all()
+    expect(rows).toEqual(['in-flight@example.com'])
+    fresh.cleanup()
+  })
+})

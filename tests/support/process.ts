@@ -10,6 +10,8 @@ export interface ServerProcess {
   url: string
   child: ChildProcess
   output: () => string
+  /** Resolves when the process has printed a line matching the pattern. */
+  waitForOutput: (pattern: RegExp, timeoutMs?: number) => Promise<void>
   /** Sends the signal and resolves with the exit code (or the signal that ended it). */
   stop: (signal?: NodeJS.Signals) => Promise<number | NodeJS.Signals | null>
 }
@@ -47,6 +49,18 @@ export async function spawnServer(env: Env, timeoutMs = 20_000): Promise<ServerP
     url,
     child,
     output,
+    waitForOutput: (pattern, waitMs = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no output matching ${pattern}:\n${output()}`)), waitMs)
+        const check = () => {
+          if (!pattern.test(output())) return
+          clearTimeout(timer)
+          child.stdout?.off('data', check)
+          resolve()
+        }
+        child.stdout?.on('data', check)
+        check()
+      }),
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       return exited

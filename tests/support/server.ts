@@ -32,7 +32,8 @@ export async function freshDatabase(kind: StoreKind): Promise<{ env: Env; cleanu
 }
 
 export async function startServer(env: Env = {}, store: StoreKind = 'sqlite'): Promise<TestServer> {
-  const db = await freshDatabase(store)
+  // A DATABASE_URL given by the test (a private PostgreSQL) is used as it is.
+  const db = env.DATABASE_URL ? { env: {}, cleanup: async () => undefined } : await freshDatabase(store)
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',

@@ -1,0 +1,54 @@
+// C9 of shared/PROTOCOL.md: supabase-js in a real browser, on a page of another origin, so CORS
+// and the exposed Content-Range header decide whether `count` reaches the caller.
+import { createServer, type Server } from 'node:http'
+import { join } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { startServer, type TestServer } from '../support/server'
+import { STORES } from '../support/stores'
+
+const KEY = 'browser-anon-key'
+const SUPABASE_UMD = join(process.cwd(), 'node_modules/@supabase/supabase-js/dist/umd/supabase.js')
+
+describe.skipIf(!chromiumAvailable).each(STORES)('C9: supabase-js in Chromium on $kind', ({ kind, available }) => {
+  let api: TestServer
+  let otherOrigin: Server
+  let otherUrl: string
+  let browser: Browser
+  beforeAll(async () => {
+    if (!available) return
+    api = await startServer({ WAITLIST_ANON_KEY: KEY }, kind)
+    otherOrigin = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>another site</title>')
+    })
+    await new Promise<void>((resolve) => otherOrigin.listen(0, '127.0.0.1', resolve))
+    otherUrl = `http://127.0.0.1:${(otherOrigin.address() as AddressInfo).port}/`
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await new Promise((resolve) => otherOrigin?.close(resolve))
+    await api?.close()
+  })
+
+  it.skipIf(!available)('insert with count exact from another origin reads count 1', async () => {
+    const page = await browser.newPage()
+    await page.goto(otherUrl)
+    await page.addScriptTag({ path: SUPABASE_UMD })
+    const result = await page.evaluate(
+      async ({ url, key }) => {
+        const global = window as unknown as { supabase: typeof import('@supabase/supabase-js') }
+        const client = global.supabase.createClient(url, key, { auth: { persistSession: false } })
+        const { count, error, status } = await client.from('waitlist').insert({ email: 'c9@example.com' }, { count: 'exact' })
+        return { count, error, status, origin: location.origin }
+      },
+      { url: api.url, key: KEY },
+    )
+    expect(result.origin).not.toBe(new URL(api.url).origin)
+    expect(result).toMatchObject({ count: 1, error: null, status: 201 })
+    expect((await api.app.store.list({ limit: 10 })).map((r) => r.email)).toEqual(['c9@example.com'])
+    await page.context().close()
+  })
+})
