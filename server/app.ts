@@ -25,6 +25,17 @@ function serializeRequest(request: FastifyRequest) {
   return { method: request.method, path, ...(params.length > 0 ? { params } : {}) }
 }
 
+/**
+ * Addresses, CIDRs or proxy-addr's names (`loopback`) are checked against the connecting peer.
+ * A hop count cannot check it, so Fastify now refuses one; we keep DESIGN's hop count as an
+ * explicit rule (trust the nearest N addresses), safe only when the port is reachable solely
+ * through the proxy (README, Deployment).
+ */
+function trustProxy(setting: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting
+  return (_address, hop) => hop < setting
+}
+
 export interface AppOptions {
   /** false silences the logs (tests); default: the level in config. */
   logger?: boolean
@@ -42,8 +53,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     keepAliveTimeout: 10_000,
     return503OnClosing: true,
     clientErrorHandler: handleClientError,
-    // Fastify accepts a hop count at run time (proxy-addr) though its types list only the others.
-    ...(config.TRUST_PROXY !== undefined ? { trustProxy: config.TRUST_PROXY as string | boolean } : {}),
+    ...(config.TRUST_PROXY !== undefined ? { trustProxy: trustProxy(config.TRUST_PROXY) } : {}),
   })
   // The id every log line of the request carries, so support can find a visitor's request.
   app.addHook('onSend', async (request, reply) => {

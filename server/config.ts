@@ -23,7 +23,7 @@ const schema = z.object({
   }),
   RATE_LIMIT_PER_MINUTE: limit.default(20),
   RATE_LIMIT_PER_HOUR: limit.default(200),
-  /** A hop count ("1"), "true" (any proxy: only when the port is unreachable otherwise), or addresses/CIDRs. */
+  /** Proxy addresses or CIDRs ("loopback", "10.0.0.0/8"), a hop count ("1"), or "true" (trust any). */
   TRUST_PROXY: optionalText.transform((value): boolean | number | string | undefined => {
     if (value === undefined || value === 'false') return undefined
     if (value === 'true') return true

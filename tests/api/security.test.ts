@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { type ServerProcess, spawnServer } from '../support/process'
+import { startServer, type TestServer, tempSqlitePath } from '../support/server'
+
+let server: TestServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+const join = (url: string, email: string, headers: Record<string, string> = {}) =>
+  fetch(`${url}/rest/v1/waitlist`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ email }) })
+
+describe('security headers', () => {
+  it('go with the page, the API answers and the errors', async () => {
+    server = await startServer()
+    const answers = [await fetch(`${server.url}/`), await join(server.url, 'h@example.com'), await join(server.url, 'nope'), await fetch(`${server.url}/missing`)]
+    for (const answer of answers) {
+      const csp = answer.headers.get('content-security-policy') ?? ''
+      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? ''
+      expect(scriptSrc).toBe("'self'")
+      expect(csp).toContain("frame-ancestors 'none'")
+      expect(csp).toContain("object-src 'none'")
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(answer.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+      expect(answer.headers.get('x-frame-options')).toBe('DENY')
+      expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    }
+  })
+
+  it('never put a stack trace or SQL in an answer, even when the store fails', async () => {
+    server = await startServer()
+    await server.app.store.close()
+    const text = await (await join(server.url, 'x@example.com')).text()
+    expect(text).not.toMatch(/\bat .+:\d+:\d+|SQLITE|INSERT|closed/i)
+  })
+})
+
+describe('CORS_ORIGINS', () => {
+  it('echoes only the listed origins, with Vary: Origin', async () => {
+    server = await startServer({ CORS_ORIGINS: 'https://kennect.app,https://www.kennect.app' })
+    const allowed = await join(server.url, 'cors@example.com', { Origin: 'https://www.kennect.app' })
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://www.kennect.app')
+    expect(allowed.headers.get('vary')).toContain('Origin')
+    const other = await join(server.url, 'cors2@example.com', { Origin: 'https://evil.example' })
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
+
+describe('TRUST_PROXY and the rate limit', () => {
+  it.each(['loopback', '127.0.0.1/8', '1'])('counts each client behind a trusted proxy (%s) on its own', async (trust) => {
+    server = await startServer({ TRUST_PROXY: trust, RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_PER_HOUR: '0' })
+    const from = (ip: string, i: number) => join(server!.url, `p${ip}-${i}@example.com`, { 'X-Forwarded-For': ip })
+    expect([(await from('203.0.113.1', 1)).status, (await from('203.0.113.1', 2)).status, (await from('203.0.113.1', 3)).status]).toEqual([201, 201, 429])
+    expect((await from('203.0.113.2', 1)).status).toBe(201)
+  })
+
+  it.each([undefined, '10.0.0.1'])('ignores X-Forwarded-For from a peer that is not a trusted proxy (%s)', async (trust) => {
+    server = await startServer({ RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_PER_HOUR: '0', ...(trust ? { TRUST_PROXY: trust } : {}) })
+    const statuses = []
+    for (let i = 0; i < 3; i++) statuses.push((await join(server.url, `spoof${i}@example.com`, { 'X-Forwarded-For': `198.51.100.${i}` })).status)
+    expect(statuses).toEqual([201, 201, 429])
+  })
+
+  it('applies the hourly limit as well as the per-minute one', async () => {
+    server = await startServer({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_PER_HOUR: '2' })
+    const statuses = []
+    for (let i = 0; i < 3; i++) statuses.push((await join(server.url, `hour${i}@example.com`)).status)
+    expect(statuses).toEqual([201, 201, 429])
+  })
+})
+
+describe('logs', () => {
+  let running: ServerProcess | undefined
+  afterEach(async () => {
+    await running?.stop('SIGKILL')
+    running = undefined
+  })
+
+  it('are JSON lines with a request id, and never hold an e-mail address, an IP or a key', async () => {
+    const db = tempSqlitePath()
+    running = await spawnServer({ SQLITE_PATH: db.path, WAITLIST_ANON_KEY: 'secret-anon-key-123' })
+    await join(running.url, 'private.person@example.com', { apikey: 'secret-anon-key-123' })
+    await fetch(`${running.url}/rest/v1/waitlist?apikey=secret-anon-key-123&email=other.person@example.com`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'third.person@example.com' }),
+    })
+    await join(running.url, 'not-valid', { apikey: 'wrong' })
+    const proc = running
+    expect(await proc.stop('SIGTERM')).toBe(0)
+    running = undefined
+    const lines = proc.output().trim().split('\n')
+    const entries = lines.map((line) => JSON.parse(line) as { reqId?: string; msg: string })
+    expect(entries.filter((e) => e.msg === 'incoming request').length).toBe(3)
+    for (const entry of entries.filter((e) => e.msg === 'incoming request' || e.msg === 'request completed')) {
+      expect(entry.reqId).toMatch(/^[0-9a-f-]{36}$/)
+    }
+    const everything = proc.output()
+    expect(everything).not.toMatch(/[\w.+-]+@[\w-]+\.[\w.]+/)
+    expect(everything).not.toContain('secret-anon-key-123')
+    expect(everything).not.toMatch(/remoteAddress|remotePort|"ip"/)
+    db.cleanup()
+  })
+})
