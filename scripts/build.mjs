@@ -2,7 +2,9 @@
 // `npm run build`: the page (client bundle + prerendered HTML) into dist/client, the server into
 // dist/server. The prerender renders the same React components the browser hydrates.
 import { spawnSync } from 'node:child_process'
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'vite'
 
@@ -19,6 +21,7 @@ await build({
 })
 await prerender()
 await rm(prerenderDir, { recursive: true, force: true })
+await precompress(clientDir)
 compileServer()
 await writeFile(`${dist}/.build-stamp`, `${new Date().toISOString()}\n`)
 console.log('build: dist/client (page) and dist/server (server) are ready')
@@ -47,6 +50,23 @@ async function prerender() {
     html = html.replace(outlet, () => value)
   }
   await writeFile(`${clientDir}/index.html`, html)
+}
+
+/**
+ * Brotli and gzip copies of every text file worth compressing, made once here at the highest
+ * levels instead of on every request; the server sends whichever the browser accepts.
+ * @param {string} dir
+ */
+async function precompress(dir) {
+  const br = promisify(brotliCompress)
+  const gz = promisify(gzip)
+  for (const entry of await readdir(dir, { recursive: true })) {
+    const path = `${dir}/${entry}`
+    if (!/\.(html|js|css|svg|json|txt|xml|webmanifest)$/.test(entry) || (await stat(path)).size < 1024) continue
+    const data = await readFile(path)
+    await writeFile(`${path}.br`, await br(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
+    await writeFile(`${path}.gz`, await gz(data, { level: 9 }))
+  }
 }
 
 function compileServer() {

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import type { Config } from './config.js'
 import { clientDir } from './paths.js'
+import { PostgrestError } from './postgrest.js'
 import { handleClientError, handleError } from './plugins/error-handler.js'
 import { page } from './plugins/page.js'
 import security from './plugins/security.js'
@@ -68,5 +69,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(waitlistRoutes, { prefix: '/rest/v1', config })
   await app.register(healthRoutes)
   await app.register(page, { root: options.pageRoot ?? clientDir })
+  app.setNotFoundHandler(async (request) => {
+    throw new PostgrestError(404, 'not_found', `Not found: ${request.method} ${request.url.split('?')[0]}`)
+  })
   return app
 }

@@ -1,30 +1,29 @@
-import { Toaster } from './components/ui/toaster'
-import { content } from './content'
+import { about, audiences, features, hero, howItWorks, trust, waitlist, whyChoose } from './content'
+import { Island } from './islands'
 import { About } from './sections/about'
 import { Audiences } from './sections/audiences'
 import { Features } from './sections/features'
-import { Footer } from './sections/footer'
 import { Hero } from './sections/hero'
 import { HowItWorks } from './sections/how-it-works'
 import { Trust } from './sections/trust'
-import { Waitlist } from './sections/waitlist'
 import { WhyChoose } from './sections/why-choose'
 
+/** The whole page, as the prerender writes it; `Island`s are the parts the browser hydrates. */
 export function App() {
   return (
     <>
-      <Hero content={content.hero} waitlistId={content.waitlist.id} />
+      <Hero content={hero} waitlistId={waitlist.id} />
       <main>
-        <About content={content.about} />
-        <Audiences content={content.audiences} />
-        <Features content={content.features} />
-        <HowItWorks content={content.howItWorks} />
-        <WhyChoose content={content.whyChoose} />
-        <Trust content={content.trust} />
-        <Waitlist content={content.waitlist} />
+        <About content={about} />
+        <Audiences content={audiences} />
+        <Features content={features} />
+        <HowItWorks content={howItWorks} />
+        <WhyChoose content={whyChoose} />
+        <Trust content={trust} />
+        <Island name="waitlist" />
       </main>
-      <Footer content={content.footer} />
-      <Toaster content={content.toaster} />
+      <Island name="footer" />
+      <Island name="toaster" />
     </>
   )
 }

@@ -72,238 +72,251 @@ export interface Content {
   toaster: { regionLabel: string; close: string }
 }
 
-export const content: Content = {
-  meta: {
-    title: `${name} - Find the Perfect Match for Your Dog`,
-    description: `${name} is the premier mobile app for responsible dog breeders and owners: verified profiles, health-tested matches and secure messaging for ethical breeding.`,
-    lang: 'en',
-  },
-  hero: {
-    brand: name,
-    eyebrow: 'Coming soon to iPhone',
-    headline: 'Find the Perfect Match for Your Dog',
-    lead: `${name} connects responsible breeders and dog owners through verified profiles, health-tested matches and secure messaging, so every litter starts with the right pairing.`,
-    badge: {
-      ariaLabel: `Download on the App Store: join the ${name} waitlist for early access`,
-      smallText: 'Download on the',
-      largeText: 'App Store',
-    },
-    note: 'Launching soon. Join the waitlist and be first in line.',
-    phone: {
-      ariaLabel: `Preview of the ${name} app showing a compatible match`,
-      greeting: 'Top match for Bella',
-      title: 'Compatible matches',
-      dog: { name: 'Duke', breed: 'Golden Retriever', age: '4 years', initials: 'D' },
-      compatibility: { value: 94, label: 'compatible' },
-      badges: ['Verified breeder', 'Pedigree on file'],
-      health: [
-        { label: 'Hips (OFA)', value: 'Excellent' },
-        { label: 'Elbows', value: 'Normal' },
-        { label: 'PRA-prcd', value: 'Clear' },
-      ],
-      actions: { pass: 'Pass', connect: 'Connect' },
-    },
-  },
-  about: {
-    id: 'about',
-    eyebrow: `About ${name}`,
-    heading: 'Breeding decisions deserve better than classified ads',
-    paragraphs: [
-      `${name} is a mobile app for people who take breeding seriously. It brings the facts that matter (health certifications, genetic test results, pedigrees and temperament) into one verified profile for every dog, and matches dogs on them.`,
-      'Instead of scrolling through social media groups and taking a stranger at their word, you see what has been checked, talk to verified owners in a private chat, and keep a record of every pairing and litter.',
-    ],
-    facts: [
-      { value: '1 profile', label: 'for photos, health, genetics and pedigree' },
-      { value: '4 badges', label: 'user, dog, health and genetic verification' },
-      { value: '24/7', label: 'support from a real team' },
-    ],
-  },
-  audiences: {
-    id: 'who-is-it-for',
-    eyebrow: 'Who is it for',
-    heading: 'Made for everyone who cares how dogs are bred',
-    lead: 'Whether you run a kennel or are planning your first and only litter, the same standards apply.',
-    items: [
-      {
-        icon: 'trophy',
-        title: 'Professional dog breeders',
-        text: 'Present your health testing and pedigrees in one place and find stud or dam matches that strengthen your lines.',
-      },
-      {
-        icon: 'home',
-        title: 'Dog owners',
-        text: 'Thinking about a litter from your own dog? Find a health-tested, well-matched partner and owners who will do it properly.',
-      },
-      {
-        icon: 'building',
-        title: 'Kennels & breed clubs',
-        text: 'Manage several dogs under one kennel profile, show your record, and connect with breeders who share your standards.',
-      },
-      {
-        icon: 'heart',
-        title: 'Pet enthusiasts',
-        text: 'Follow the breeds you love, learn what ethical breeding looks like, and meet verified breeders before your next puppy.',
-      },
-    ],
-  },
-  features: {
-    id: 'features',
-    eyebrow: 'Key Features & Capabilities',
-    heading: 'Everything a responsible match needs, in your pocket',
-    lead: 'From the first profile to the last litter record, each feature is built around health, honesty and your privacy.',
-    items: [
-      {
-        icon: 'id-card',
-        title: 'Detailed dog profiles',
-        text: 'Photos, breed, age, health certifications, genetic test results, pedigrees and personality traits, all on one profile.',
-      },
-      {
-        icon: 'search',
-        title: 'Compatible-match search',
-        text: 'Filter by breed, distance, health results and temperament, and let the matching algorithm rank the most compatible dogs.',
-      },
-      {
-        icon: 'badge-check',
-        title: 'Verified community',
-        text: 'User, dog, health and genetic verification badges show at a glance what has actually been checked.',
-      },
-      {
-        icon: 'messages',
-        title: 'Secure messaging',
-        text: 'Talk privately in the app, without handing out your phone number or e-mail until you decide to.',
-      },
-      {
-        icon: 'chart',
-        title: 'Breeding history & analytics',
-        text: 'Record pairings, litters and outcomes, and follow them over time in your analytics dashboard.',
-      },
-      {
-        icon: 'eye-off',
-        title: 'Privacy controls',
-        text: 'Choose who can see your profile, your dogs and your location, and change it whenever you like.',
-      },
-      {
-        icon: 'crown',
-        title: 'Premium features',
-        text: 'Advanced analytics, featured listings, an extended search radius and priority support for those who need more.',
-      },
-    ],
-  },
-  howItWorks: {
-    id: 'how-it-works',
-    eyebrow: 'How it works',
-    heading: 'From profile to puppies in three steps',
-    lead: 'No forums to trawl and no guesswork about health: just the right dogs and the people behind them.',
-    stepLabel: 'Step',
-    steps: [
-      {
-        icon: 'paw',
-        title: "Create your dog's profile",
-        text: 'Add photos, breed, age, health certifications, genetic tests and pedigree. Verification badges appear as checks are completed.',
-      },
-      {
-        icon: 'handshake',
-        title: 'Discover and connect',
-        text: 'Search compatible matches with filters that matter to you, then send a connection request to the owner.',
-      },
-      {
-        icon: 'calendar-heart',
-        title: 'Chat, meet and track',
-        text: 'Agree the details in secure chat, arrange to meet, and keep the breeding history on record afterwards.',
-      },
-    ],
-  },
-  whyChoose: {
-    id: 'why-choose',
-    eyebrow: `Why choose ${name}`,
-    heading: 'Health and ethics first, not an afterthought',
-    lead: 'General pet marketplaces were built to sell. We are building for the long-term wellbeing of the dogs and their breeds.',
-    items: [
-      {
-        icon: 'stethoscope',
-        title: 'Health comes first',
-        text: 'Health certifications and genetic results sit at the top of every profile and weigh into every match.',
-      },
-      {
-        icon: 'dna',
-        title: 'Smarter matches',
-        text: 'Matching looks at genetic compatibility, temperament and pedigree, not just breed and distance.',
-      },
-      {
-        icon: 'user-check',
-        title: 'Real, verified people',
-        text: 'Verification of breeders and their dogs means you know who you are talking to before you meet.',
-      },
-      {
-        icon: 'scale',
-        title: 'Ethics you can see',
-        text: 'Clear community guidelines, enforced, so responsible breeders are not competing with puppy farms.',
-      },
-    ],
-  },
-  trust: {
-    id: 'trust',
-    eyebrow: 'Trust & safety',
-    heading: 'Built on Trust, Privacy & Safety',
-    lead: 'A match is only as good as the information behind it, and your details are only shared when you say so.',
-    items: [
-      {
-        icon: 'shield-check',
-        title: 'Verified breeder profiles',
-        text: 'Breeders pass background checks before their profile carries a verified badge.',
-      },
-      {
-        icon: 'lock',
-        title: 'Secure messaging',
-        text: 'Conversations stay inside the app, and your contact details stay yours.',
-      },
-      {
-        icon: 'file-check',
-        title: 'Health record verification',
-        text: 'Health certificates and genetic test results are checked before they are marked as verified.',
-      },
-      {
-        icon: 'gavel',
-        title: 'Guideline enforcement',
-        text: 'Our breeding guidelines are enforced: reports are reviewed and accounts that break the rules are removed.',
-      },
-      {
-        icon: 'headset',
-        title: '24/7 support',
-        text: 'Questions or concerns get a real answer from our support team, day or night.',
-      },
-    ],
-    testimonial: {
-      quote:
-        'Finally a place where health testing comes first. I found a stud for my Labrador with matching hip and eye results within a week, and every conversation stayed in the app until we were ready to meet.',
-      name: 'Sarah M.',
-      role: 'Labrador Retriever breeder, early-access tester',
-      initials: 'SM',
-      rating: 5,
-      ratingLabel: 'Rated 5 out of 5 stars',
-    },
-  },
-  waitlist: {
-    id: 'waitlist',
-    heading: 'Ready to find the perfect match?',
-    subtext: `Download the app at launch and get early access: join the waitlist and we'll tell you the moment ${name} is on the App Store.`,
-    emailLabel: 'Email address',
-    emailPlaceholder: 'you@example.com',
-    submit: 'Join Waitlist',
-    submitting: 'Joining…',
-    success: { title: '🎉 Thanks for joining!', description: `You'll be the first to know when ${name} launches!` },
-    failure: { title: 'Error', description: 'There was a problem joining the waitlist. Please try again.' },
-  },
-  footer: {
-    name,
-    tagline: 'Connecting responsible dog breeders and owners for ethical breeding.',
-    supportHeading: 'Support',
-    contactSupport: 'Contact Support',
-    supportToast: {
-      title: 'Contact Support',
-      description: `Email us at ${site.supportEmail} and our team will get back to you.`,
-    },
-    copyright: `© {year} ${name}. All rights reserved.`,
-  },
-  toaster: { regionLabel: 'Notifications ({hotkey})', close: 'Close notification' },
+// Each section's copy is its own export, so the browser bundle carries only the copy of the
+// sections it hydrates (web/islands.tsx); `content` gathers them for the prerender and the tests.
+
+export const meta: Content['meta'] = {
+  title: `${name} - Find the Perfect Match for Your Dog`,
+  description: `${name} is the premier mobile app for responsible dog breeders and owners: verified profiles, health-tested matches and secure messaging for ethical breeding.`,
+  lang: 'en',
 }
+
+export const hero: Content['hero'] = {
+  brand: name,
+  eyebrow: 'Coming soon to iPhone',
+  headline: 'Find the Perfect Match for Your Dog',
+  lead: `${name} connects responsible breeders and dog owners through verified profiles, health-tested matches and secure messaging, so every litter starts with the right pairing.`,
+  badge: {
+    ariaLabel: `Download on the App Store: join the ${name} waitlist for early access`,
+    smallText: 'Download on the',
+    largeText: 'App Store',
+  },
+  note: 'Launching soon. Join the waitlist and be first in line.',
+  phone: {
+    ariaLabel: `Preview of the ${name} app showing a compatible match`,
+    greeting: 'Top match for Bella',
+    title: 'Compatible matches',
+    dog: { name: 'Duke', breed: 'Golden Retriever', age: '4 years', initials: 'D' },
+    compatibility: { value: 94, label: 'compatible' },
+    badges: ['Verified breeder', 'Pedigree on file'],
+    health: [
+      { label: 'Hips (OFA)', value: 'Excellent' },
+      { label: 'Elbows', value: 'Normal' },
+      { label: 'PRA-prcd', value: 'Clear' },
+    ],
+    actions: { pass: 'Pass', connect: 'Connect' },
+  },
+}
+
+export const about: Content['about'] = {
+  id: 'about',
+  eyebrow: `About ${name}`,
+  heading: 'Breeding decisions deserve better than classified ads',
+  paragraphs: [
+    `${name} is a mobile app for people who take breeding seriously. It brings the facts that matter (health certifications, genetic test results, pedigrees and temperament) into one verified profile for every dog, and matches dogs on them.`,
+    'Instead of scrolling through social media groups and taking a stranger at their word, you see what has been checked, talk to verified owners in a private chat, and keep a record of every pairing and litter.',
+  ],
+  facts: [
+    { value: '1 profile', label: 'for photos, health, genetics and pedigree' },
+    { value: '4 badges', label: 'user, dog, health and genetic verification' },
+    { value: '24/7', label: 'support from a real team' },
+  ],
+}
+
+export const audiences: Content['audiences'] = {
+  id: 'who-is-it-for',
+  eyebrow: 'Who is it for',
+  heading: 'Made for everyone who cares how dogs are bred',
+  lead: 'Whether you run a kennel or are planning your first and only litter, the same standards apply.',
+  items: [
+    {
+      icon: 'trophy',
+      title: 'Professional dog breeders',
+      text: 'Present your health testing and pedigrees in one place and find stud or dam matches that strengthen your lines.',
+    },
+    {
+      icon: 'home',
+      title: 'Dog owners',
+      text: 'Thinking about a litter from your own dog? Find a health-tested, well-matched partner and owners who will do it properly.',
+    },
+    {
+      icon: 'building',
+      title: 'Kennels & breed clubs',
+      text: 'Manage several dogs under one kennel profile, show your record, and connect with breeders who share your standards.',
+    },
+    {
+      icon: 'heart',
+      title: 'Pet enthusiasts',
+      text: 'Follow the breeds you love, learn what ethical breeding looks like, and meet verified breeders before your next puppy.',
+    },
+  ],
+}
+
+export const features: Content['features'] = {
+  id: 'features',
+  eyebrow: 'Key Features & Capabilities',
+  heading: 'Everything a responsible match needs, in your pocket',
+  lead: 'From the first profile to the last litter record, each feature is built around health, honesty and your privacy.',
+  items: [
+    {
+      icon: 'id-card',
+      title: 'Detailed dog profiles',
+      text: 'Photos, breed, age, health certifications, genetic test results, pedigrees and personality traits, all on one profile.',
+    },
+    {
+      icon: 'search',
+      title: 'Compatible-match search',
+      text: 'Filter by breed, distance, health results and temperament, and let the matching algorithm rank the most compatible dogs.',
+    },
+    {
+      icon: 'badge-check',
+      title: 'Verified community',
+      text: 'User, dog, health and genetic verification badges show at a glance what has actually been checked.',
+    },
+    {
+      icon: 'messages',
+      title: 'Secure messaging',
+      text: 'Talk privately in the app, without handing out your phone number or e-mail until you decide to.',
+    },
+    {
+      icon: 'chart',
+      title: 'Breeding history & analytics',
+      text: 'Record pairings, litters and outcomes, and follow them over time in your analytics dashboard.',
+    },
+    {
+      icon: 'eye-off',
+      title: 'Privacy controls',
+      text: 'Choose who can see your profile, your dogs and your location, and change it whenever you like.',
+    },
+    {
+      icon: 'crown',
+      title: 'Premium features',
+      text: 'Advanced analytics, featured listings, an extended search radius and priority support for those who need more.',
+    },
+  ],
+}
+
+export const howItWorks: Content['howItWorks'] = {
+  id: 'how-it-works',
+  eyebrow: 'How it works',
+  heading: 'From profile to puppies in three steps',
+  lead: 'No forums to trawl and no guesswork about health: just the right dogs and the people behind them.',
+  stepLabel: 'Step',
+  steps: [
+    {
+      icon: 'paw',
+      title: "Create your dog's profile",
+      text: 'Add photos, breed, age, health certifications, genetic tests and pedigree. Verification badges appear as checks are completed.',
+    },
+    {
+      icon: 'handshake',
+      title: 'Discover and connect',
+      text: 'Search compatible matches with filters that matter to you, then send a connection request to the owner.',
+    },
+    {
+      icon: 'calendar-heart',
+      title: 'Chat, meet and track',
+      text: 'Agree the details in secure chat, arrange to meet, and keep the breeding history on record afterwards.',
+    },
+  ],
+}
+
+export const whyChoose: Content['whyChoose'] = {
+  id: 'why-choose',
+  eyebrow: `Why choose ${name}`,
+  heading: 'Health and ethics first, not an afterthought',
+  lead: 'General pet marketplaces were built to sell. We are building for the long-term wellbeing of the dogs and their breeds.',
+  items: [
+    {
+      icon: 'stethoscope',
+      title: 'Health comes first',
+      text: 'Health certifications and genetic results sit at the top of every profile and weigh into every match.',
+    },
+    {
+      icon: 'dna',
+      title: 'Smarter matches',
+      text: 'Matching looks at genetic compatibility, temperament and pedigree, not just breed and distance.',
+    },
+    {
+      icon: 'user-check',
+      title: 'Real, verified people',
+      text: 'Verification of breeders and their dogs means you know who you are talking to before you meet.',
+    },
+    {
+      icon: 'scale',
+      title: 'Ethics you can see',
+      text: 'Clear community guidelines, enforced, so responsible breeders are not competing with puppy farms.',
+    },
+  ],
+}
+
+export const trust: Content['trust'] = {
+  id: 'trust',
+  eyebrow: 'Trust & safety',
+  heading: 'Built on Trust, Privacy & Safety',
+  lead: 'A match is only as good as the information behind it, and your details are only shared when you say so.',
+  items: [
+    {
+      icon: 'shield-check',
+      title: 'Verified breeder profiles',
+      text: 'Breeders pass background checks before their profile carries a verified badge.',
+    },
+    {
+      icon: 'lock',
+      title: 'Secure messaging',
+      text: 'Conversations stay inside the app, and your contact details stay yours.',
+    },
+    {
+      icon: 'file-check',
+      title: 'Health record verification',
+      text: 'Health certificates and genetic test results are checked before they are marked as verified.',
+    },
+    {
+      icon: 'gavel',
+      title: 'Guideline enforcement',
+      text: 'Our breeding guidelines are enforced: reports are reviewed and accounts that break the rules are removed.',
+    },
+    {
+      icon: 'headset',
+      title: '24/7 support',
+      text: 'Questions or concerns get a real answer from our support team, day or night.',
+    },
+  ],
+  testimonial: {
+    quote:
+      'Finally a place where health testing comes first. I found a stud for my Labrador with matching hip and eye results within a week, and every conversation stayed in the app until we were ready to meet.',
+    name: 'Sarah M.',
+    role: 'Labrador Retriever breeder, early-access tester',
+    initials: 'SM',
+    rating: 5,
+    ratingLabel: 'Rated 5 out of 5 stars',
+  },
+}
+
+export const waitlist: Content['waitlist'] = {
+  id: 'waitlist',
+  heading: 'Ready to find the perfect match?',
+  subtext: `Download the app at launch and get early access: join the waitlist and we'll tell you the moment ${name} is on the App Store.`,
+  emailLabel: 'Email address',
+  emailPlaceholder: 'you@example.com',
+  submit: 'Join Waitlist',
+  submitting: 'Joining…',
+  success: { title: '🎉 Thanks for joining!', description: `You'll be the first to know when ${name} launches!` },
+  failure: { title: 'Error', description: 'There was a problem joining the waitlist. Please try again.' },
+}
+
+export const footer: Content['footer'] = {
+  name,
+  tagline: 'Connecting responsible dog breeders and owners for ethical breeding.',
+  supportHeading: 'Support',
+  contactSupport: 'Contact Support',
+  supportToast: {
+    title: 'Contact Support',
+    description: `Email us at ${site.supportEmail} and our team will get back to you.`,
+  },
+  copyright: `© {year} ${name}. All rights reserved.`,
+}
+
+export const toaster: Content['toaster'] = { regionLabel: 'Notifications ({hotkey})', close: 'Close notification' }
+
+export const content: Content = { meta, hero, about, audiences, features, howItWorks, whyChoose, trust, waitlist, footer, toaster }

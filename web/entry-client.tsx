@@ -1,13 +1,10 @@
 import { StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { App } from './app'
+import { type IslandName, islands } from './islands'
 import './styles.css'
 
-const root = document.getElementById('root')
-if (!root) throw new Error('index.html has no #root element')
-hydrateRoot(
-  root,
-  <StrictMode>
-    <App />
-  </StrictMode>,
-)
+for (const [name, render] of Object.entries(islands) as [IslandName, () => React.ReactNode][]) {
+  const container = document.querySelector(`[data-island="${name}"]`)
+  if (!container) throw new Error(`the page has no "${name}" island`)
+  hydrateRoot(container, <StrictMode>{render()}</StrictMode>)
+}

@@ -40,13 +40,16 @@ export function watchConsole(page: Page): string[] {
 }
 
 /**
- * Resolves once React has hydrated the whole page: the last interactive element of the tree (the
- * footer's button) carries React's fiber. Clicking before that would submit the form natively.
+ * Resolves once React has hydrated every island (web/islands.tsx): the first element of each
+ * carries React's fiber. Clicking before that would, for example, submit the form natively.
  */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => {
-    const button = document.querySelector('footer button')
-    return button !== null && Object.keys(button).some((key) => key.startsWith('__reactFiber'))
+    const islands = [...document.querySelectorAll('[data-island]')]
+    return islands.length > 0 && islands.every((island) => {
+      const root = island.firstElementChild
+      return root !== null && Object.keys(root).some((key) => key.startsWith('__reactFiber'))
+    })
   })
 }
 

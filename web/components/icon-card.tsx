@@ -3,9 +3,15 @@ import { cn } from '../lib/cn'
 import { Icon } from './icons'
 
 /** A card of the grids: an icon, a title and one or two sentences; icon beside the text on phones. */
-export function IconCard({ card, className }: { card: Card; className?: string }) {
+export function IconCard({ card, muted = false, className }: { card: Card; muted?: boolean; className?: string }) {
   return (
-    <li className={cn('flex gap-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm sm:block sm:p-6', className)}>
+    <li
+      className={cn(
+        'flex gap-4 rounded-2xl border border-stone-200 p-5 shadow-sm sm:block sm:p-6',
+        muted ? 'bg-stone-50' : 'bg-white',
+        className,
+      )}
+    >
       <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-brand-100 text-brand-800">
         <Icon name={card.icon} className="size-6" />
       </span>

@@ -10,7 +10,7 @@ export function Audiences({ content }: { content: Content['audiences'] }) {
         <SectionHeading id={headingId} eyebrow={content.eyebrow} heading={content.heading} lead={content.lead} />
         <ul className="mt-10 grid gap-4 sm:mt-14 sm:gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {content.items.map((card) => (
-            <IconCard key={card.title} card={card} className="bg-stone-50" />
+            <IconCard key={card.title} card={card} muted />
           ))}
         </ul>
       </div>

@@ -26,7 +26,7 @@ export function Trust({ content }: { content: Content['trust'] }) {
               <blockquote className="mt-6 text-xl leading-relaxed text-pretty">“{testimonial.quote}”</blockquote>
             </div>
             <figcaption className="mt-8 flex items-center gap-4">
-              <span aria-hidden="true" className="grid size-12 place-items-center rounded-full bg-brand-600 font-bold">
+              <span aria-hidden="true" className="grid size-12 place-items-center rounded-full bg-brand-700 font-bold">
                 {testimonial.initials}
               </span>
               <span>

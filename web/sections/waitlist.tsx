@@ -50,12 +50,13 @@ export function Waitlist({ content }: { content: Content['waitlist'] }) {
             autoComplete="email"
             inputMode="email"
             placeholder={content.emailPlaceholder}
-            className="border-white/30 sm:flex-1"
+            className="sm:flex-1"
           />
           <Button
             type="submit"
+            variant="inverse"
             aria-disabled={pending || undefined}
-            className="bg-stone-950 hover:bg-black aria-disabled:cursor-progress aria-disabled:opacity-80"
+            className="aria-disabled:cursor-progress aria-disabled:opacity-80"
           >
             {pending ? <LoaderCircle aria-hidden="true" className="size-5 animate-spin" /> : null}
             {pending ? content.submitting : content.submit}

@@ -8,8 +8,10 @@ export const buttonVariants = cva(
     variants: {
       variant: {
         default: 'bg-brand-700 text-white shadow-sm hover:bg-brand-800',
+        inverse: 'bg-stone-950 text-white shadow-sm hover:bg-black',
         outline: 'border border-stone-300 bg-white text-stone-900 hover:bg-stone-100',
-        link: 'text-stone-700 underline-offset-4 hover:text-brand-800 hover:underline',
+        /** Colour comes from the caller: a link sits on light and dark backgrounds alike. */
+        link: 'underline-offset-4 hover:underline',
       },
       size: {
         default: 'h-12 px-6 text-base',

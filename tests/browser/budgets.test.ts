@@ -1,0 +1,90 @@
+// Issue #4's byte budgets, measured deterministically: what the page makes a browser download,
+// how it is compressed and cached. (Timings belong to `npm run lighthouse`, not to tests.)
+import type { Browser, Response } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { waitForHydration } from '../support/page'
+import { startServer, type TestServer } from '../support/server'
+
+/** JavaScript the page loads, gzipped. */
+const SCRIPT_BUDGET_BYTES = 90_000
+/** The HTML with its inlined CSS, gzipped: the first paint needs nothing more. */
+const HTML_BUDGET_BYTES = 20_000
+
+describe.skipIf(!chromiumAvailable)('page weight and caching', () => {
+  let server: TestServer
+  let browser: Browser
+  beforeAll(async () => {
+    server = await startServer()
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  const gzippedSize = async (url: string) => {
+    const answer = await fetch(url, { headers: { 'Accept-Encoding': 'gzip' } })
+    expect(answer.headers.get('content-encoding')).toBe('gzip')
+    return Number(answer.headers.get('content-length'))
+  }
+
+  it('loads at most 90 KB of gzipped JavaScript and no image, font or stylesheet', async () => {
+    const page = await browser.newPage()
+    const responses: Response[] = []
+    page.on('response', (response) => responses.push(response))
+    await page.goto(`${server.url}/`)
+    await waitForHydration(page)
+    const byType = (type: string) => responses.filter((r) => r.request().resourceType() === type)
+    const scripts = byType('script').map((r) => r.url())
+    expect(scripts.length).toBeGreaterThan(0)
+    let scriptBytes = 0
+    for (const url of scripts) scriptBytes += await gzippedSize(url)
+    console.log(`budget: ${scripts.length} script(s), ${scriptBytes} bytes gzipped (budget ${SCRIPT_BUDGET_BYTES})`)
+    expect(scriptBytes).toBeLessThanOrEqual(SCRIPT_BUDGET_BYTES)
+    expect(byType('stylesheet')).toEqual([])
+    expect(byType('font')).toEqual([])
+    // Images: the SVG favicon only, and small.
+    const images = byType('image').concat(responses.filter((r) => /\.(png|jpe?g|webp|avif|gif|ico)$/.test(r.url())))
+    for (const image of images) expect((await image.body()).length).toBeLessThan(2_048)
+    await page.context().close()
+  })
+
+  it('needs nothing but the HTML for the first paint', async () => {
+    const html = await (await fetch(`${server.url}/`)).text()
+    const head = html.slice(0, html.indexOf('</head>'))
+    expect(head).not.toMatch(/<link[^>]+rel="stylesheet"/)
+    expect(head).not.toMatch(/@import/)
+    // Every script is a module (deferred): none blocks parsing or rendering.
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag)
+    expect(scripts.length).toBeGreaterThan(0)
+    for (const tag of scripts) expect(tag).toMatch(/type="module"/)
+    const htmlBytes = await gzippedSize(`${server.url}/`)
+    console.log(`budget: HTML ${htmlBytes} bytes gzipped (budget ${HTML_BUDGET_BYTES})`)
+    expect(htmlBytes).toBeLessThanOrEqual(HTML_BUDGET_BYTES)
+  })
+
+  it('serves brotli or gzip copies, caches hashed files for a year and revalidates the HTML', async () => {
+    const html = await fetch(`${server.url}/`, { headers: { 'Accept-Encoding': 'br, gzip' } })
+    expect(html.headers.get('content-encoding')).toBe('br')
+    expect(html.headers.get('cache-control')).toBe('no-cache')
+    expect(html.headers.get('vary')).toContain('Accept-Encoding')
+    const etag = html.headers.get('etag')
+    expect(etag).toBeTruthy()
+    // As a browser revalidates. (Without an explicit Cache-Control, fetch adds `no-cache`, which
+    // rightly asks for the whole answer.)
+    const again = await fetch(`${server.url}/`, {
+      headers: { 'Accept-Encoding': 'br, gzip', 'If-None-Match': etag ?? '', 'Cache-Control': 'max-age=0' },
+    })
+    expect(again.status).toBe(304)
+
+    const script = /<script[^>]+src="([^"]+)"/.exec(await html.text())?.[1]
+    expect(script).toMatch(/^\/assets\/.+-[\w-]{8}\.js$/)
+    const asset = await fetch(`${server.url}${script}`, { headers: { 'Accept-Encoding': 'br' } })
+    expect(asset.headers.get('content-encoding')).toBe('br')
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    const plain = await fetch(`${server.url}${script}`, { headers: { 'Accept-Encoding': 'identity' } })
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect((await fetch(`${server.url}${script}.br`)).status).toBe(404)
+  })
+})
