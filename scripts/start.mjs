@@ -1,34 +1,12 @@
 // @ts-check
 // `npm start`: build the page and the server when a source is newer than the last build, then
 // run the server (dist/server/main.js), which reads its configuration from the environment.
-import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
+import { ensureBuild, root } from './ensure-build.mjs'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
-const stamp = join(root, 'dist', '.build-stamp')
-const sources = ['web', 'server', 'scripts/build.mjs', 'vite.config.ts', 'tsconfig.json', 'tsconfig.server.json', 'package.json']
-
-/** @param {string} path @returns {number} */
-function newest(path) {
-  if (!existsSync(path)) return 0
-  const stat = statSync(path)
-  if (!stat.isDirectory()) return stat.mtimeMs
-  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))))
-}
-
-const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0
-if (built === 0 || Math.max(...sources.map((s) => newest(join(root, s)))) > built) {
-  if (!existsSync(join(root, 'node_modules', 'vite'))) {
-    console.error('The build in dist/ is missing or older than the sources, and the build tools are not installed.')
-    console.error('Run `npm run build` where dev dependencies are installed (for example before `npm ci --omit=dev`).')
-    process.exit(1)
-  }
-  console.log('Building the page and the server…')
-  const result = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' })
-  if (result.status !== 0) process.exit(result.status ?? 1)
-}
+ensureBuild()
 
 // A local .env (see .env.example) fills in variables the environment does not already set.
 if (existsSync(join(root, '.env'))) process.loadEnvFile(join(root, '.env'))

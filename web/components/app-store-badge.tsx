@@ -20,7 +20,7 @@ export function AppStoreBadge({ content, href, className }: { content: Content['
         <path d={siApple.path} />
       </svg>
       <span className="flex flex-col items-start leading-none">
-        <span className="text-[11px] font-medium tracking-wide">{content.smallText}</span>
+        <span className="text-[11px] font-medium tracking-wide">{content.smallText}</span>{' '}
         <span className="text-[22px] font-semibold tracking-tight">{content.largeText}</span>
       </span>
     </a>

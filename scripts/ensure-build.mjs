@@ -1,0 +1,31 @@
+// @ts-check
+// Builds the page and the server when the build is missing or older than a source.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const root = fileURLToPath(new URL('..', import.meta.url))
+const stamp = join(root, 'dist', '.build-stamp')
+const sources = ['web', 'server', 'db', 'scripts/build.mjs', 'vite.config.ts', 'tsconfig.json', 'tsconfig.server.json', 'package.json']
+
+/** @param {string} path @returns {number} */
+function newest(path) {
+  if (!existsSync(path)) return 0
+  const stat = statSync(path)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))))
+}
+
+export function ensureBuild() {
+  const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0
+  if (built > 0 && Math.max(...sources.map((s) => newest(join(root, s)))) <= built) return
+  if (!existsSync(join(root, 'node_modules', 'vite'))) {
+    console.error('The build in dist/ is missing or older than the sources, and the build tools are not installed.')
+    console.error('Run `npm run build` where dev dependencies are installed (for example before `npm ci --omit=dev`).')
+    process.exit(1)
+  }
+  console.log('Building the page and the server…')
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' })
+  if (result.status !== 0) process.exit(result.status ?? 1)
+}
