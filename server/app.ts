@@ -1,8 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
+import pino from 'pino'
 import type { Config } from './config.js'
 import { clientDir } from './paths.js'
 import { PostgrestError } from './postgrest.js'
+import { RequestLog } from './request-log.js'
 import { handleClientError, handleError } from './plugins/error-handler.js'
 import { page } from './plugins/page.js'
 import security from './plugins/security.js'
@@ -45,9 +47,17 @@ export interface AppOptions {
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  // Log lines are written asynchronously: under load, the lines that arrive while a write is under
+  // way go out together in the next one, instead of one write per line; when quiet, at once.
+  // Closing the app flushes them. (A crash may lose the last lines, never a sign-up.)
+  const logStream = options.logger === false ? undefined : pino.destination({ dest: 1, sync: false })
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.LOG_LEVEL, serializers: { req: serializeRequest } },
+    // pino's Logger carries its option types; Fastify's instance type wants its base logger.
+    loggerInstance: logStream
+      ? (pino({ level: config.LOG_LEVEL, serializers: { req: serializeRequest } }, logStream) as FastifyBaseLogger)
+      : undefined,
     genReqId: () => randomUUID(),
+    logController: new RequestLog(),
     // Slow or stalled clients cannot hold a connection open for long.
     requestTimeout: 15_000,
     connectionTimeout: 15_000,
@@ -60,9 +70,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
+
   const store = await createStore(config, app.log)
   app.decorate('store', store)
   app.addHook('onClose', () => store.close())
+  if (logStream) app.addHook('onClose', () => logStream.flushSync())
   app.setErrorHandler(handleError)
 
   await app.register(security, { config })

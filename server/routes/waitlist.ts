@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Config } from '../config.js'
 import { createInsertRateLimit } from '../plugins/insert-rate-limit.js'
+import { API_SECURITY_HEADERS } from '../plugins/security.js'
 import { errors } from '../postgrest.js'
 import { parsePrefer, prepareInsert } from '../waitlist-row.js'
 
@@ -17,12 +18,15 @@ export async function waitlistRoutes(app: FastifyInstance, { config }: { config:
   // (content type before size before JSON), not Fastify's parsers.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body))
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(API_SECURITY_HEADERS)
+  })
   // PROTOCOL.md's order: rate limit (insert only), then the gateway's key checks, then the headers.
   const limitInsert = await createInsertRateLimit(app, config)
   const gateway = async (request: FastifyRequest) => checkGateway(request, config.WAITLIST_ANON_KEY)
   const insertChecks = [...(limitInsert ? [limitInsert] : []), gateway, checkInsertHeaders]
 
-  app.post('/waitlist', { onRequest: insertChecks }, async (request, reply) => {
+  app.post('/waitlist', { helmet: false, onRequest: insertChecks }, async (request, reply) => {
     const query = request.query as Query
     const prefer = parsePrefer(request.headers.prefer)
     const row = prepareInsert({
@@ -41,18 +45,20 @@ export async function waitlistRoutes(app: FastifyInstance, { config }: { config:
   app.route({
     method: ['GET', 'PATCH', 'DELETE'],
     url: '/waitlist',
+    helmet: false,
     onRequest: gateway,
     handler: async () => {
       throw errors.permissionDenied()
     },
   })
-  app.put('/waitlist', { onRequest: gateway }, async () => {
+  app.put('/waitlist', { helmet: false, onRequest: gateway }, async () => {
     throw errors.putNotAllowed()
   })
   // Never an empty 404: supabase-js reads an empty 404 as success.
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/:table',
+    helmet: false,
     onRequest: gateway,
     handler: async (request) => {
       throw errors.tableNotFound((request.params as { table: string }).table)

@@ -56,15 +56,53 @@ export async function createPostgresStore(url: string, log: StoreLogger, options
     }
   }
 
+  // Group commit: the sign-ups of one event-loop turn go to PostgreSQL as one multi-row insert,
+  // one commit for all, and each is answered after it. Batches of later turns run beside it on
+  // other pooled connections.
+  type Pending = { row: WaitlistRow; resolve: (result: { inserted: boolean }) => void; reject: (error: unknown) => void }
+  let queue: Pending[] = []
+  async function insertRows(rows: WaitlistRow[]): Promise<Set<string>> {
+    const column = (name: keyof WaitlistRow) => rows.map((row) => row[name])
+    const result = await pool.query<{ key: string }>(
+      `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+       ON CONFLICT DO NOTHING
+       RETURNING lower(email) AS key`,
+      [column('email'), column('utm_source'), column('utm_medium'), column('utm_campaign'), column('referrer')],
+    )
+    return new Set(result.rows.map((r) => r.key))
+  }
+  async function flush(batch: Pending[]): Promise<void> {
+    try {
+      const inserted = await insertRows(batch.map((pending) => pending.row))
+      // The first of several equal addresses in one batch is the one stored.
+      for (const pending of batch) {
+        const key = pending.row.email.toLowerCase()
+        pending.resolve({ inserted: inserted.delete(key) })
+      }
+    } catch (error) {
+      const failure = toStoreError(error)
+      if (batch.length > 1 && !(failure instanceof StoreUnavailableError)) {
+        // A row the table refuses (the route's checks make it unlikely) must not fail the
+        // others: retry them one by one, so only that row fails.
+        await Promise.all(batch.map((pending) => flush([pending])))
+        return
+      }
+      for (const pending of batch) pending.reject(failure)
+    }
+  }
+
   return {
     add: (row: WaitlistRow) =>
-      run(async () => {
-        const result = await pool.query(
-          `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer)
-           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-          [row.email, row.utm_source, row.utm_medium, row.utm_campaign, row.referrer],
-        )
-        return { inserted: result.rowCount === 1 }
+      new Promise((resolve, reject) => {
+        if (closed) return reject(new StoreUnavailableError('the PostgreSQL store is closed'))
+        if (queue.push({ row, resolve, reject }) === 1) {
+          setImmediate(() => {
+            const batch = queue
+            queue = []
+            void flush(batch)
+          })
+        }
       }),
     count: () => run(async () => Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM waitlist')).rows[0]?.n ?? 0)),
     list: ({ afterId = 0, limit }: ListOptions) =>

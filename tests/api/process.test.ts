@@ -52,7 +52,7 @@ describe('SIGTERM', () => {
   it('stops taking connections, finishes the request in flight, closes the store and exits 0', async () => {
     const { Socket } = await import('node:net')
     const fresh = tempSqlitePath()
-    running = await spawnServer({ SQLITE_PATH: fresh.path })
+    running = await spawnServer({ SQLITE_PATH: fresh.path, LOG_LEVEL: 'debug' })
     const { port } = new URL(running.url)
     // A sign-up whose body is still arriving when the signal comes.
     const body = JSON.stringify({ email: 'in-flight@example.com' })
@@ -63,8 +63,8 @@ describe('SIGTERM', () => {
     const answered = new Promise<void>((resolve) => socket.on('end', resolve))
     socket.write(`POST /rest/v1/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`)
     socket.write(body.slice(0, 10))
-    // The server logs the request once it has read the headers: it is then in flight.
-    await running.waitForOutput(/"msg":"incoming request"/)
+    // The server has read the headers and waits for the body: the request is in flight.
+    await running.waitForOutput(/"msg":"request received"/)
     const exited = running.stop('SIGTERM')
     await running.waitForOutput(/finishing in-flight requests/)
     // A new visitor is turned away while the in-flight request goes on.

@@ -12,19 +12,35 @@ const join = (url: string, email: string, headers: Record<string, string> = {}) 
   fetch(`${url}/rest/v1/waitlist`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ email }) })
 
 describe('security headers', () => {
-  it('go with the page, the API answers and the errors', async () => {
+  it('go with the page and everything outside the API: scripts from our origin only, no framing', async () => {
     server = await startServer()
-    const answers = [await fetch(`${server.url}/`), await join(server.url, 'h@example.com'), await join(server.url, 'nope'), await fetch(`${server.url}/missing`)]
-    for (const answer of answers) {
+    for (const answer of [await fetch(`${server.url}/`), await fetch(`${server.url}/missing`), await fetch(`${server.url}/healthz`)]) {
       const csp = answer.headers.get('content-security-policy') ?? ''
-      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? ''
-      expect(scriptSrc).toBe("'self'")
+      expect(/script-src ([^;]*)/.exec(csp)?.[1]).toBe("'self'")
+      expect(csp).not.toContain('unsafe-inline\'; script') // inline styles only, never inline scripts
       expect(csp).toContain("frame-ancestors 'none'")
       expect(csp).toContain("object-src 'none'")
       expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
       expect(answer.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
       expect(answer.headers.get('x-frame-options')).toBe('DENY')
       expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    }
+  })
+
+  it('go with every API answer, success and error alike: no script at all, no framing', async () => {
+    server = await startServer()
+    const answers = [
+      await join(server.url, 'h@example.com'),
+      await join(server.url, 'nope'),
+      await fetch(`${server.url}/rest/v1/waitlist`),
+      await fetch(`${server.url}/rest/v1/other`, { method: 'POST' }),
+    ]
+    for (const answer of answers) {
+      expect(answer.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'")
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(answer.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*')
     }
   })
 
@@ -92,10 +108,13 @@ describe('logs', () => {
     running = undefined
     const lines = proc.output().trim().split('\n')
     const entries = lines.map((line) => JSON.parse(line) as { reqId?: string; msg: string })
-    expect(entries.filter((e) => e.msg === 'incoming request').length).toBe(3)
-    for (const entry of entries.filter((e) => e.msg === 'incoming request' || e.msg === 'request completed')) {
-      expect(entry.reqId).toMatch(/^[0-9a-f-]{36}$/)
-    }
+    const requests = entries.filter((e) => e.msg === 'request') as { reqId?: string; status?: number; req?: { path: string } }[]
+    expect(requests.map((e) => [e.req?.path, e.status])).toEqual([
+      ['/rest/v1/waitlist', 201],
+      ['/rest/v1/waitlist', 201],
+      ['/rest/v1/waitlist', 401],
+    ])
+    for (const entry of requests) expect(entry.reqId).toMatch(/^[0-9a-f-]{36}$/)
     const everything = proc.output()
     expect(everything).not.toMatch(/[\w.+-]+@[\w-]+\.[\w.]+/)
     expect(everything).not.toContain('secret-anon-key-123')

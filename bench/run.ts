@@ -1,0 +1,155 @@
+// `npm run bench`: sign-ups per second and latency of the real server (dist/server/main.js) on
+// SQLite and, when TEST_DATABASE_URL is set, PostgreSQL, beside a bare Fastify route as the
+// ceiling of this machine. Unique addresses, rate limits off, logs at info to /dev/null as in
+// production. Load comes from autocannon in this process; each server is its own process.
+import autocannon from 'autocannon'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { ensureBuild, root } from '../scripts/ensure-build.mjs'
+import { loadConfig } from '../server/config'
+import { createStore } from '../server/store/store'
+import { createTestSchema, TEST_DATABASE_URL } from '../tests/support/postgres'
+import { tempSqlitePath } from '../tests/support/server'
+
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,100').split(',').map(Number)
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5)
+
+interface Target {
+  name: string
+  entry: string
+  env: Record<string, string>
+  /** Rows stored, to check that every 201 is a row. */
+  count?: () => Promise<number>
+  cleanup: () => Promise<void>
+}
+
+interface Row {
+  target: string
+  connections: number
+  perSecond: number
+  p50: number
+  p99: number
+  errors: number
+  created: number
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  await new Promise((resolve) => server.close(resolve))
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+async function start(target: Target): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [target.entry], {
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_HOUR: '0', ...target.env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 200; i++) {
+    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false)
+    if (ready) return { url, child }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  child.kill('SIGKILL')
+  throw new Error(`${target.name} did not start`)
+}
+
+async function load(url: string, connections: number, tag: string): Promise<autocannon.Result> {
+  let n = 0
+  return autocannon({
+    url: `${url}/rest/v1/waitlist`,
+    connections,
+    duration: DURATION_S,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ email: `${tag}-${n++}@bench.example` }) }),
+      },
+    ],
+  })
+}
+
+ensureBuild()
+const targets: Target[] = [{ name: 'bare route (ceiling)', entry: join(root, 'bench', 'bare-server.mjs'), env: {}, cleanup: async () => undefined }]
+const sqlite = tempSqlitePath()
+targets.push({
+  name: 'SQLite',
+  entry: join(root, 'dist', 'server', 'main.js'),
+  env: { SQLITE_PATH: sqlite.path },
+  count: async () => {
+    const store = await createStore(loadConfig({ SQLITE_PATH: sqlite.path }), { warn: () => undefined })
+    const n = await store.count()
+    await store.close()
+    return n
+  },
+  cleanup: async () => sqlite.cleanup(),
+})
+if (TEST_DATABASE_URL) {
+  const schema = await createTestSchema()
+  targets.push({
+    name: 'PostgreSQL',
+    entry: join(root, 'dist', 'server', 'main.js'),
+    env: { DATABASE_URL: schema.url },
+    count: async () => Number((await schema.query<{ n: string }>('SELECT count(*) AS n FROM waitlist')).rows[0]?.n),
+    cleanup: schema.cleanup,
+  })
+} else {
+  console.log('PostgreSQL skipped: TEST_DATABASE_URL is not set')
+}
+
+const rows: Row[] = []
+const warmed = new Map<string, number>()
+const mismatches: string[] = []
+for (const target of targets) {
+  const { url, child } = await start(target)
+  try {
+    const warmup = await load(url, 10, `warmup-${target.name}`.replace(/\W/g, '')) // JIT, pool and page cache warm
+    warmed.set(target.name, warmup['2xx'])
+    for (const connections of CONNECTIONS) {
+      const result = await load(url, connections, `c${connections}`)
+      const created = result['2xx']
+      rows.push({
+        target: target.name,
+        connections,
+        perSecond: created / DURATION_S,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.timeouts + result.non2xx,
+        created,
+      })
+      console.error(`${target.name} × ${connections}: ${Math.round(created / DURATION_S)}/s, p99 ${result.latency.p99} ms`)
+    }
+  } finally {
+    child.kill('SIGTERM')
+    await new Promise((resolve) => child.once('exit', resolve))
+  }
+  if (target.count) {
+    const stored = await target.count()
+    const answered = rows.filter((r) => r.target === target.name).reduce((sum, r) => sum + r.created, warmed.get(target.name) ?? 0)
+    console.error(`${target.name}: ${stored} rows stored for ${answered} answers of 201`)
+    if (stored !== answered) mismatches.push(`${target.name}: ${stored} rows for ${answered} answers of 201`)
+  }
+  await target.cleanup()
+}
+
+const ceiling = new Map(rows.filter((r) => r.target === targets[0]?.name).map((r) => [r.connections, r.perSecond]))
+const cell = (text: string | number, width: number) => String(text).padStart(width)
+console.log(`\nnpm run bench: ${DURATION_S} s per row, unique addresses, ${new Date().toISOString().slice(0, 10)}\n`)
+console.log('| target               | conns | sign-ups/s | p50 ms | p99 ms | errors | of ceiling |')
+console.log('|----------------------|------:|-----------:|-------:|-------:|-------:|-----------:|')
+for (const r of rows) {
+  const ratio = r.perSecond / (ceiling.get(r.connections) ?? Number.NaN)
+  console.log(
+    `| ${r.target.padEnd(20)} | ${cell(r.connections, 5)} | ${cell(Math.round(r.perSecond), 10)} | ${cell(r.p50, 6)} | ${cell(r.p99, 6)} | ${cell(r.errors, 6)} | ${cell(`${(ratio * 100).toFixed(0)} %`, 10)} |`,
+  )
+}
+if (mismatches.length > 0) {
+  console.error(`\nEvery 201 must be a stored row, and only those: ${mismatches.join('; ')}`)
+  process.exitCode = 1
+}
