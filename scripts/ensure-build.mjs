@@ -25,7 +25,7 @@ export function ensureBuild() {
     console.error('Run `npm run build` where dev dependencies are installed (for example before `npm ci --omit=dev`).')
     process.exit(1)
   }
-  console.log('Building the page and the server…')
-  const result = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' })
+  console.error('Building the page and the server…') // stderr: standard output may be an export
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: ['ignore', 2, 2] })
   if (result.status !== 0) process.exit(result.status ?? 1)
 }

@@ -2,7 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 import { migrationsDir } from '../paths.js'
-import { type ListOptions, type SignUp, StoreUnavailableError, type StoreLogger, type WaitlistRow, type WaitlistStore } from './store.js'
+import {
+  type ListOptions,
+  type SignUp,
+  StoreUnavailableError,
+  type StoreLogger,
+  TOP_SOURCES,
+  type WaitlistRow,
+  type WaitlistStore,
+} from './store.js'
 
 // `id` is read as text (bigint may exceed a JS number's exact range in theory) and converted
 // below; queries must order by `waitlist.id`, since a bare `id` would mean this text alias.
@@ -104,14 +112,39 @@ export async function createPostgresStore(url: string, log: StoreLogger, options
           })
         }
       }),
-    count: () => run(async () => Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM waitlist')).rows[0]?.n ?? 0)),
-    list: ({ afterId = 0, limit }: ListOptions) =>
+    count: ({ since }: Pick<ListOptions, 'since'> = {}) =>
+      run(async () => {
+        const result = await pool.query<{ n: string }>('SELECT count(*) AS n FROM waitlist WHERE ($1::timestamptz IS NULL OR created_at >= $1)', [since ?? null])
+        return Number(result.rows[0]?.n ?? 0)
+      }),
+    list: ({ afterId = 0, limit, search, since }: ListOptions) =>
       run(async () => {
         const result = await pool.query<SignUp & { id: string }>(
-          `SELECT ${COLUMNS} FROM waitlist WHERE waitlist.id > $1 ORDER BY waitlist.id LIMIT $2`,
-          [afterId, limit],
+          `SELECT ${COLUMNS} FROM waitlist
+           WHERE waitlist.id > $1
+             AND ($3::text IS NULL OR strpos(lower(email), lower($3)) > 0)
+             AND ($4::timestamptz IS NULL OR waitlist.created_at >= $4)
+           ORDER BY waitlist.id LIMIT $2`,
+          [afterId, limit, search || null, since ?? null],
         )
         return result.rows.map((row) => ({ ...row, id: Number(row.id) }))
+      }),
+    stats: () =>
+      run(async () => {
+        const days = await pool.query<{ day: string; count: string }>(
+          `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS count
+           FROM waitlist GROUP BY day ORDER BY day`,
+        )
+        const sources = await pool.query<{ source: string | null; count: string }>(
+          `SELECT source, count FROM (SELECT coalesce(utm_source, referrer) AS source, count(*) AS count FROM waitlist GROUP BY 1) AS s
+           ORDER BY count DESC, source IS NULL, source LIMIT ${TOP_SOURCES}`,
+        )
+        const perDay = days.rows.map((r) => ({ day: r.day, count: Number(r.count) }))
+        return {
+          total: perDay.reduce((sum, d) => sum + d.count, 0),
+          perDay,
+          perSource: sources.rows.map((r) => ({ source: r.source, count: Number(r.count) })),
+        }
       }),
     remove: (email: string) =>
       run(async () => ((await pool.query('DELETE FROM waitlist WHERE lower(email) = lower($1)', [email])).rowCount ?? 0) > 0),

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3'
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { migrationsDir } from '../paths.js'
-import { type ListOptions, type SignUp, StoreUnavailableError, type WaitlistRow, type WaitlistStore } from './store.js'
+import { type ListOptions, type SignUp, StoreUnavailableError, TOP_SOURCES, type WaitlistRow, type WaitlistStore } from './store.js'
 
 const COLUMNS = 'id, email, created_at, utm_source, utm_medium, utm_campaign, referrer'
 
@@ -26,8 +26,20 @@ export function createSqliteStore(path: string): WaitlistStore {
      VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer)
      ON CONFLICT DO NOTHING`,
   )
-  const countAll = db.prepare('SELECT count(*) AS n FROM waitlist').pluck()
-  const listAfter = db.prepare(`SELECT ${COLUMNS} FROM waitlist WHERE id > ? ORDER BY id LIMIT ?`)
+  const countSince = db.prepare('SELECT count(*) AS n FROM waitlist WHERE created_at >= @since').pluck()
+  // One statement for every filter: an absent filter is NULL and matches everything.
+  const listAfter = db.prepare(
+    `SELECT ${COLUMNS} FROM waitlist
+     WHERE id > @afterId
+       AND (@search IS NULL OR instr(lower(email), lower(@search)) > 0)
+       AND created_at >= @since
+     ORDER BY id LIMIT @limit`,
+  )
+  const perDay = db.prepare('SELECT substr(created_at, 1, 10) AS day, count(*) AS count FROM waitlist GROUP BY day ORDER BY day')
+  const perSource = db.prepare(
+    `SELECT source, count FROM (SELECT coalesce(utm_source, referrer) AS source, count(*) AS count FROM waitlist GROUP BY 1) AS s
+     ORDER BY count DESC, source IS NULL, source LIMIT ${TOP_SOURCES}`,
+  )
   const removeEmail = db.prepare('DELETE FROM waitlist WHERE lower(email) = lower(?)')
   const ping = db.prepare('SELECT 1').pluck()
   let closed = false
@@ -80,8 +92,18 @@ export function createSqliteStore(path: string): WaitlistStore {
         if (closed) return reject(new StoreUnavailableError('the SQLite store is closed'))
         if (queue.push({ row, resolve, reject }) === 1) setImmediate(flush)
       }),
-    count: () => run(() => Number(countAll.get())),
-    list: ({ afterId = 0, limit }: ListOptions) => run(() => listAfter.all(afterId, limit) as SignUp[]),
+    count: ({ since }: Pick<ListOptions, 'since'> = {}) => run(() => Number(countSince.get({ since: toSqliteTime(since) }))),
+    list: ({ afterId = 0, limit, search, since }: ListOptions) =>
+      run(() => listAfter.all({ afterId, limit, search: search || null, since: toSqliteTime(since) }) as SignUp[]),
+    stats: () =>
+      run(() => {
+        const days = perDay.all() as { day: string; count: number }[]
+        return {
+          total: days.reduce((sum, d) => sum + d.count, 0),
+          perDay: days,
+          perSource: perSource.all() as { source: string | null; count: number }[],
+        }
+      }),
     remove: (email: string) => run(() => removeEmail.run(email).changes > 0),
     ping: () => run(() => void ping.get()),
     close: async () => {
@@ -91,6 +113,11 @@ export function createSqliteStore(path: string): WaitlistStore {
       db.close()
     },
   }
+}
+
+/** created_at is stored as ISO 8601 text in UTC, so moments compare as text once in that form. */
+function toSqliteTime(since: string | undefined): string {
+  return since ? new Date(since).toISOString() : ''
 }
 
 /** Busy, locked, full or I/O errors are retryable; anything else is a bug and stays an error. */

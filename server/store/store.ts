@@ -13,14 +13,30 @@ export interface ListOptions {
   /** Keyset pagination: rows with an id greater than this. */
   afterId?: number
   limit: number
+  /** Only addresses containing this text, in any letter case. */
+  search?: string
+  /** Only sign-ups at or after this moment (ISO 8601). */
+  since?: string
 }
+
+export interface Stats {
+  total: number
+  /** Sign-ups per UTC day, oldest first; days without any are left out. */
+  perDay: { day: string; count: number }[]
+  /** Where sign-ups came from (utm_source, else the referring host, else null), most first. */
+  perSource: { source: string | null; count: number }[]
+}
+
+/** How many sources `stats` lists. */
+export const TOP_SOURCES = 20
 
 /** The waitlist's storage. Every method rejects with StoreUnavailableError when the store is down. */
 export interface WaitlistStore {
   /** Resolves once the row is durably committed; a duplicate (any letter case) stores nothing. */
   add(row: WaitlistRow): Promise<{ inserted: boolean }>
-  count(): Promise<number>
+  count(options?: Pick<ListOptions, 'since'>): Promise<number>
   list(options: ListOptions): Promise<SignUp[]>
+  stats(): Promise<Stats>
   /** Deletes the address (any letter case) for good; false when it was not listed. */
   remove(email: string): Promise<boolean>
   /** Rejects unless the store answers now. */

@@ -73,6 +73,43 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     expect(pageSizes).toEqual([5, 5, 5, 5, 3])
   })
 
+  it.skipIf(!available)('finds addresses by any part, in any letter case', async () => {
+    const { store } = await open()
+    for (const email of ['Bella.Owner@kennel.example', 'duke@breeders.example', 'luna@KENNEL.example']) await store.add(row(email))
+    const found = await store.list({ limit: 10, search: 'kennel' })
+    expect(found.map((r) => r.email)).toEqual(['Bella.Owner@kennel.example', 'luna@KENNEL.example'])
+    expect(await store.list({ limit: 10, search: '%' })).toEqual([])
+    expect((await store.list({ limit: 10, search: '' })).length).toBe(3)
+  })
+
+  it.skipIf(!available)('counts and lists from a moment on', async () => {
+    const { store } = await open()
+    await store.add(row('early@example.com'))
+    const [first] = await store.list({ limit: 1 })
+    const later = new Date(Date.parse(first?.created_at ?? '') + 1).toISOString()
+    expect(await store.count({ since: first?.created_at })).toBe(1)
+    expect(await store.count({ since: later })).toBe(0)
+    expect(await store.list({ limit: 10, since: later })).toEqual([])
+    expect(await store.count()).toBe(1)
+  })
+
+  it.skipIf(!available)('sums sign-ups per UTC day and per source', async () => {
+    const { store } = await open()
+    await store.add(row('a@example.com', { utm_source: 'newsletter' }))
+    await store.add(row('b@example.com', { utm_source: 'newsletter', referrer: 'club.example' }))
+    await store.add(row('c@example.com', { referrer: 'club.example' }))
+    await store.add(row('d@example.com'))
+    const stats = await store.stats()
+    const today = new Date().toISOString().slice(0, 10)
+    expect(stats.total).toBe(4)
+    expect(stats.perDay).toEqual([{ day: today, count: 4 }])
+    expect(stats.perSource).toEqual([
+      { source: 'newsletter', count: 2 },
+      { source: 'club.example', count: 1 },
+      { source: null, count: 1 },
+    ])
+  })
+
   it.skipIf(!available)('removes an address for good, in any letter case', async () => {
     const { store } = await open()
     await store.add(row('leave@example.com'))

@@ -1,0 +1,10 @@
+// @ts-check
+// `npm run waitlist -- <command>`: builds if needed, then runs the operators' command line.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { ensureBuild, root } from './ensure-build.mjs'
+
+ensureBuild()
+if (existsSync(join(root, '.env'))) process.loadEnvFile(join(root, '.env'))
+await import(pathToFileURL(join(root, 'dist', 'server', 'cli.js')).href)

@@ -1,0 +1,126 @@
+// `npm run waitlist -- <command>`: the operators' command line. It uses the server's configuration
+// (SQLite, or PostgreSQL with DATABASE_URL) and talks to the store directly.
+import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
+import type { Writable } from 'node:stream'
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig } from './config.js'
+import { type ExportFormat, exportChunks, signUps } from './export.js'
+import { createStore, type WaitlistStore } from './store/store.js'
+
+const HELP = `Usage: npm run waitlist -- <command> [options]
+
+Commands:
+  count [--since DATE]                  how many sign-ups (since DATE)
+  export [--format csv|json] [--since DATE] [--out FILE]
+                                        every sign-up, streamed (to FILE, or standard output)
+  remove EMAIL                          delete one address for good (any letter case)
+  stats                                 total, sign-ups per day and top sources
+
+DATE is an ISO 8601 date or moment, e.g. 2026-11-01 or 2026-11-01T12:00:00Z (UTC).
+The store comes from the environment, as for the server: DATABASE_URL, else SQLITE_PATH
+(default data/waitlist.db). CSV cells that a spreadsheet would run as formulas are neutralised.
+`
+
+class UsageError extends Error {}
+
+function parseSince(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const time = Date.parse(value)
+  if (Number.isNaN(time)) throw new UsageError(`--since: expected a date such as 2026-11-01, got "${value}"`)
+  return new Date(time).toISOString()
+}
+
+async function write(out: Writable, chunk: string): Promise<void> {
+  if (!out.write(chunk)) await once(out, 'drain')
+}
+
+async function runExport(store: WaitlistStore, format: ExportFormat, since: string | undefined, file: string | undefined) {
+  const total = await store.count({ since })
+  const out = file ? createWriteStream(file) : process.stdout
+  const progress = Boolean(file) && process.stderr.isTTY
+  let rows = 0
+  const counted = (async function* () {
+    for await (const row of signUps(store, { since })) {
+      rows++
+      if (progress && rows % 10_000 === 0) process.stderr.write(`\rexported ${rows.toLocaleString('en')} of ${total.toLocaleString('en')}`)
+      yield row
+    }
+  })()
+  for await (const chunk of exportChunks(counted, format)) await write(out, chunk)
+  if (file) {
+    out.end()
+    await once(out, 'finish')
+    process.stderr.write(`${progress ? '\r' : ''}exported ${rows.toLocaleString('en')} sign-ups to ${file}\n`)
+  }
+}
+
+async function printStats(store: WaitlistStore) {
+  const stats = await store.stats()
+  const lines = [`total: ${stats.total}`, '', 'per day (UTC):']
+  for (const { day, count } of stats.perDay) lines.push(`  ${day}  ${String(count).padStart(8)}`)
+  lines.push('', 'top sources:')
+  for (const { source, count } of stats.perSource) lines.push(`  ${String(count).padStart(8)}  ${source ?? '(direct)'}`)
+  process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      format: { type: 'string', default: 'csv' },
+      since: { type: 'string' },
+      out: { type: 'string', short: 'o' },
+    },
+  })
+  const [command, ...rest] = positionals
+  if (values.help || command === undefined || command === 'help') {
+    process.stdout.write(HELP)
+    return command === undefined && !values.help ? 1 : 0
+  }
+  const since = parseSince(values.since)
+  if (values.format !== 'csv' && values.format !== 'json') throw new UsageError(`--format: expected csv or json, got "${values.format}"`)
+  const store = await createStore(loadConfig(), { warn: (details, message) => process.stderr.write(`${message}\n`) })
+  try {
+    switch (command) {
+      case 'count':
+        process.stdout.write(`${await store.count({ since })}\n`)
+        return 0
+      case 'export':
+        await runExport(store, values.format, since, values.out)
+        return 0
+      case 'stats':
+        await printStats(store)
+        return 0
+      case 'remove': {
+        const [email] = rest
+        if (!email) throw new UsageError('remove: which address? e.g. npm run waitlist -- remove ada@example.com')
+        const removed = await store.remove(email)
+        // The address is not repeated: the operator typed it, and logs keep no addresses.
+        process.stdout.write(removed ? 'removed 1 sign-up\n' : 'no sign-up with that address\n')
+        return removed ? 0 : 1
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"`)
+    }
+  } finally {
+    await store.close()
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      process.stderr.write(`${(error as Error).message}\n\nRun \`npm run waitlist -- --help\` for usage.\n`)
+      process.exitCode = 2
+      return
+    }
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = 1
+  },
+)

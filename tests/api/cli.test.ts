@@ -1,0 +1,108 @@
+// The operators' command line (dist/server/cli.js, what `npm run waitlist` runs) against a real
+// store of each kind.
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../server/config'
+import { createStore, type WaitlistRow, type WaitlistStore } from '../../server/store/store'
+import { freshDatabase } from '../support/server'
+import { STORES } from '../support/stores'
+
+const CLI = join(process.cwd(), 'dist', 'server', 'cli.js')
+const run = promisify(execFile)
+
+const row = (email: string, extra: Partial<WaitlistRow> = {}): WaitlistRow => ({
+  email,
+  utm_source: null,
+  utm_medium: null,
+  utm_campaign: null,
+  referrer: null,
+  ...extra,
+})
+
+describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
+  let env: Record<string, string>
+  let cleanup: () => Promise<void>
+  let store: WaitlistStore
+  const dir = mkdtempSync(join(tmpdir(), 'kennect-cli-'))
+
+  beforeAll(async () => {
+    if (!available) return
+    const db = await freshDatabase(kind)
+    env = db.env as Record<string, string>
+    cleanup = db.cleanup
+    store = await createStore(loadConfig(env), { warn: () => undefined })
+    await store.add(row('ada@example.com', { utm_source: 'newsletter', utm_medium: 'email' }))
+    await store.add(row('evil@example.com', { utm_source: '=HYPERLINK("http://evil.example","click")', referrer: 'a,b.example' }))
+    await store.add(row('grace@example.com', { referrer: 'club.example' }))
+  })
+  afterAll(async () => {
+    await store?.close()
+    await cleanup?.()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const cli = async (...args: string[]) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } })
+      return { code: 0, stdout, stderr }
+    } catch (error) {
+      const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string }
+      return { code, stdout, stderr }
+    }
+  }
+
+  it.skipIf(!available)('counts, also since a date', async () => {
+    expect(await cli('count')).toMatchObject({ code: 0, stdout: '3\n' })
+    expect(await cli('count', '--since', '2999-01-01')).toMatchObject({ code: 0, stdout: '0\n' })
+  })
+
+  it.skipIf(!available)('exports CSV that a spreadsheet cannot run as formulas', async () => {
+    const { code, stdout } = await cli('export')
+    expect(code).toBe(0)
+    const lines = stdout.trimEnd().split('\r\n')
+    expect(lines[0]).toBe('id,email,created_at,utm_source,utm_medium,utm_campaign,referrer')
+    expect(lines).toHaveLength(4)
+    expect(lines[1]).toMatch(/^\d+,ada@example\.com,\d{4}-\d\d-\d\dT[\d:.]+Z,newsletter,email,,$/)
+    expect(lines[2]).toContain(`,"'=HYPERLINK(""http://evil.example"",""click"")",,,"a,b.example"`)
+  })
+
+  it.skipIf(!available)('exports JSON to a file, and nothing since a future date', async () => {
+    const out = join(dir, `signups-${kind}.json`)
+    const { code, stderr } = await cli('export', '--format', 'json', '--out', out)
+    expect(code).toBe(0)
+    expect(stderr).toContain('exported 3 sign-ups')
+    const rows = JSON.parse(readFileSync(out, 'utf8')) as { email: string; utm_source: string | null }[]
+    expect(rows.map((r) => r.email)).toEqual(['ada@example.com', 'evil@example.com', 'grace@example.com'])
+    expect(rows[1]?.utm_source).toBe('=HYPERLINK("http://evil.example","click")') // JSON keeps data as it is
+    expect(JSON.parse((await cli('export', '--format', 'json', '--since', '2999-01-01')).stdout)).toEqual([])
+  })
+
+  it.skipIf(!available)('shows totals, days and sources', async () => {
+    const { code, stdout } = await cli('stats')
+    expect(code).toBe(0)
+    expect(stdout).toContain('total: 3')
+    expect(stdout).toMatch(new RegExp(`${new Date().toISOString().slice(0, 10)}\\s+3`))
+    expect(stdout).toMatch(/1\s+newsletter/)
+    expect(stdout).toMatch(/1\s+club\.example/)
+  })
+
+  it.skipIf(!available)('removes an address for good without repeating it', async () => {
+    const removed = await cli('remove', 'GRACE@example.com')
+    expect(removed).toMatchObject({ code: 0, stdout: 'removed 1 sign-up\n' })
+    expect(await cli('remove', 'grace@example.com')).toMatchObject({ code: 1, stdout: 'no sign-up with that address\n' })
+    expect((await store.list({ limit: 10 })).map((r) => r.email)).toEqual(['ada@example.com', 'evil@example.com'])
+  })
+
+  it.skipIf(!available)('explains itself and refuses bad input', async () => {
+    const help = await cli('--help')
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('Usage: npm run waitlist -- <command>')
+    expect(await cli('frobnicate')).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "frobnicate"') })
+    expect(await cli('count', '--since', 'yesterday-ish')).toMatchObject({ code: 2, stderr: expect.stringContaining('--since') })
+    expect(await cli('export', '--format', 'xml')).toMatchObject({ code: 2, stderr: expect.stringContaining('--format') })
+  })
+})
