@@ -8,6 +8,7 @@ import { RequestLog } from './request-log.js'
 import { handleClientError, handleError } from './plugins/error-handler.js'
 import { page } from './plugins/page.js'
 import security from './plugins/security.js'
+import { adminRoutes } from './routes/admin.js'
 import { healthRoutes } from './routes/health.js'
 import { waitlistRoutes } from './routes/waitlist.js'
 import { createStore, type WaitlistStore } from './store/store.js'
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(security, { config })
   await app.register(waitlistRoutes, { prefix: '/rest/v1', config })
   await app.register(healthRoutes)
+  if (config.ADMIN_TOKEN) await app.register(adminRoutes, { prefix: '/admin/api', token: config.ADMIN_TOKEN })
   await app.register(page, { root: options.pageRoot ?? clientDir })
   app.setNotFoundHandler(async (request) => {
     throw new PostgrestError(404, 'not_found', `Not found: ${request.method} ${request.url.split('?')[0]}`)

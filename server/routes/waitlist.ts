@@ -1,10 +1,10 @@
 // The PostgREST surface of the waitlist (shared/PROTOCOL.md): POST inserts one row; every other
 // method and table answers exactly as Supabase would with the insert-only policy.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Config } from '../config.js'
 import { createInsertRateLimit } from '../plugins/insert-rate-limit.js'
 import { API_SECURITY_HEADERS } from '../plugins/security.js'
+import { sameSecret } from '../secrets.js'
 import { errors } from '../postgrest.js'
 import { parsePrefer, prepareInsert } from '../waitlist-row.js'
 
@@ -103,12 +103,6 @@ async function checkInsertHeaders(request: FastifyRequest) {
   if (contentType !== undefined && contentType.split(';')[0]?.trim().toLowerCase() !== 'application/json') {
     throw errors.contentTypeNotAcceptable(contentType)
   }
-}
-
-/** Constant-time comparison of two secrets of any length (hashing first equalises the lengths). */
-function sameSecret(a: string, b: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s).digest()
-  return timingSafeEqual(digest(a), digest(b))
 }
 
 function first(value: string | string[] | undefined): string | undefined {
