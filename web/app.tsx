@@ -1,10 +1,11 @@
-import { about, audiences, features, hero, howItWorks, trust, waitlist, whyChoose } from './content'
+import { about, audiences, features, hero, howItWorks, privacy, trust, waitlist, whyChoose } from './content'
 import { Island } from './islands'
 import { About } from './sections/about'
 import { Audiences } from './sections/audiences'
 import { Features } from './sections/features'
 import { Hero } from './sections/hero'
 import { HowItWorks } from './sections/how-it-works'
+import { Privacy } from './sections/privacy'
 import { Trust } from './sections/trust'
 import { WhyChoose } from './sections/why-choose'
 
@@ -21,6 +22,7 @@ export function App() {
         <WhyChoose content={whyChoose} />
         <Trust content={trust} />
         <Island name="waitlist" />
+        <Privacy content={privacy} />
       </main>
       <Island name="footer" />
       <Island name="toaster" />

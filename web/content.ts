@@ -59,13 +59,17 @@ export interface Content {
     submitting: string
     success: ToastCopy
     failure: ToastCopy
+    privacyNote: string
+    privacyLink: string
   }
+  privacy: { id: string; heading: string; paragraphs: string[] }
   footer: {
     name: string
     tagline: string
     supportHeading: string
     contactSupport: string
     supportToast: ToastCopy
+    privacyLink: string
     /** `{year}` is replaced by the current year. */
     copyright: string
   }
@@ -303,6 +307,18 @@ export const waitlist: Content['waitlist'] = {
   submitting: 'Joining…',
   success: { title: '🎉 Thanks for joining!', description: `You'll be the first to know when ${name} launches!` },
   failure: { title: 'Error', description: 'There was a problem joining the waitlist. Please try again.' },
+  privacyNote: `We keep your email address, when you joined and where your visit came from, only to tell you when ${name} launches. To be removed, email ${site.supportEmail}.`,
+  privacyLink: 'How we handle your data',
+}
+
+export const privacy: Content['privacy'] = {
+  id: 'privacy',
+  heading: 'Privacy',
+  paragraphs: [
+    `When you join the waitlist we keep three things: your email address, the moment you joined, and where your visit came from (the campaign name in the link you followed, or the name of the website that sent you, never the full address of that page). We do not keep your IP address or details of your browser with it.`,
+    `We use your address for one thing only: to tell you when ${name} is available to download. We do not sell it, share it or send you anything else.`,
+    `To have your address removed, email ${site.supportEmail}. We delete it from the waitlist for good.`,
+  ],
 }
 
 export const footer: Content['footer'] = {
@@ -310,6 +326,7 @@ export const footer: Content['footer'] = {
   tagline: 'Connecting responsible dog breeders and owners for ethical breeding.',
   supportHeading: 'Support',
   contactSupport: 'Contact Support',
+  privacyLink: 'Privacy',
   supportToast: {
     title: 'Contact Support',
     description: `Email us at ${site.supportEmail} and our team will get back to you.`,
@@ -319,4 +336,4 @@ export const footer: Content['footer'] = {
 
 export const toaster: Content['toaster'] = { regionLabel: 'Notifications ({hotkey})', close: 'Close notification' }
 
-export const content: Content = { meta, hero, about, audiences, features, howItWorks, whyChoose, trust, waitlist, footer, toaster }
+export const content: Content = { meta, hero, about, audiences, features, howItWorks, whyChoose, trust, waitlist, privacy, footer, toaster }

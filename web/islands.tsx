@@ -3,13 +3,13 @@
 // (docs/decisions/002-islands.md). One definition serves both sides, so their HTML matches.
 import type { ReactNode } from 'react'
 import { Toaster } from './components/ui/toaster'
-import { footer, toaster, waitlist } from './content'
+import { footer, privacy, toaster, waitlist } from './content'
 import { Footer } from './sections/footer'
 import { Waitlist } from './sections/waitlist'
 
 export const islands = {
-  waitlist: () => <Waitlist content={waitlist} />,
-  footer: () => <Footer content={footer} />,
+  waitlist: () => <Waitlist content={waitlist} privacyId={privacy.id} />,
+  footer: () => <Footer content={footer} privacyId={privacy.id} />,
   toaster: () => <Toaster content={toaster} />,
 } satisfies Record<string, () => ReactNode>
 

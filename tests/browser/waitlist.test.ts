@@ -121,6 +121,43 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
     await page.context().close()
   })
 
+  it('a visitor from a campaign link is stored with its source and the referring site, not its page', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${server.url}/?utm_source=dogshow&utm_medium=flyer&utm_campaign=spring-2027`, {
+      referer: 'https://www.breedclub.example/news/2026/members-only?member=42',
+    })
+    await waitForHydration(page)
+    await submitEmail(page, 'from-a-flyer@example.com')
+    expect((await readToast(toasts(page).first())).variant).toBe('default')
+    const stored = (await server.app.store.list({ limit: 1000, search: 'from-a-flyer' }))[0]
+    expect(stored).toMatchObject({ utm_source: 'dogshow', utm_medium: 'flyer', utm_campaign: 'spring-2027', referrer: 'www.breedclub.example' })
+    await context.close()
+  })
+
+  it('a direct visitor sends only the address', async () => {
+    const bodies: string[] = []
+    const { page } = await open(server, async (p) => {
+      p.on('request', (request) => {
+        if (request.url().endsWith('/rest/v1/waitlist')) bodies.push(request.postData() ?? '')
+      })
+    })
+    await submitEmail(page, 'direct@example.com')
+    await readToast(toasts(page).first())
+    expect(bodies).toEqual(['{"email":"direct@example.com"}'])
+    await page.context().close()
+  })
+
+  it('says next to the form what is kept and why, and links to the privacy section', async () => {
+    const { page } = await open()
+    expect(await page.getByText(content.waitlist.privacyNote).isVisible()).toBe(true)
+    await page.getByRole('link', { name: content.waitlist.privacyLink }).click()
+    await page.waitForURL(/#privacy$/)
+    expect(await page.getByRole('heading', { name: content.privacy.heading, exact: true }).isVisible()).toBe(true)
+    expect(await page.getByRole('contentinfo').getByRole('link', { name: content.footer.privacyLink }).getAttribute('href')).toBe('#privacy')
+    await page.context().close()
+  })
+
   it("the browser's own validation stops an empty or malformed address before any request", async () => {
     const requests: string[] = []
     const { page } = await open()

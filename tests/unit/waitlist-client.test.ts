@@ -21,7 +21,7 @@ describe('joinWaitlist', () => {
 
   it('posts one row to /rest/v1/waitlist with the anon key, as supabase-js does', async () => {
     const { calls, fetch } = fakeFetch(async () => new Response(null, { status: 201 }))
-    await expect(joinWaitlist('ada@example.com', { site, fetch })).resolves.toEqual({ ok: true })
+    await expect(joinWaitlist('ada@example.com', {}, { site, fetch })).resolves.toEqual({ ok: true })
     expect(calls).toHaveLength(1)
     const [call] = calls
     expect(call?.url).toBe('https://project.supabase.co/rest/v1/waitlist')
@@ -35,16 +35,22 @@ describe('joinWaitlist', () => {
     })
   })
 
+  it('sends the attribution it is given beside the address', async () => {
+    const { calls, fetch } = fakeFetch(async () => new Response(null, { status: 201 }))
+    await joinWaitlist('a@b.co', { utm_source: 'dogshow', referrer: 'club.example' }, { site, fetch })
+    expect(JSON.parse(String(calls[0]?.init.body))).toEqual({ email: 'a@b.co', utm_source: 'dogshow', referrer: 'club.example' })
+  })
+
   it('sends no key and uses the page origin when none is configured', async () => {
     const { calls, fetch } = fakeFetch(async () => new Response(null, { status: 201 }))
-    await joinWaitlist('a@b.co', { site: { waitlistUrl: '', anonKey: '' }, fetch })
+    await joinWaitlist('a@b.co', {}, { site: { waitlistUrl: '', anonKey: '' }, fetch })
     expect(calls[0]?.url).toBe('/rest/v1/waitlist')
     expect(calls[0]?.init.headers).not.toHaveProperty('apikey')
   })
 
   it('treats a reported duplicate (23505) as success', async () => {
     const { fetch } = fakeFetch(async () => Response.json({ code: '23505', message: 'duplicate key' }, { status: 409 }))
-    await expect(joinWaitlist('a@b.co', { site, fetch })).resolves.toEqual({ ok: true })
+    await expect(joinWaitlist('a@b.co', {}, { site, fetch })).resolves.toEqual({ ok: true })
   })
 
   it.each([
@@ -54,7 +60,7 @@ describe('joinWaitlist', () => {
     ['a network failure', async () => Promise.reject(new TypeError('Failed to fetch'))],
   ])('reports failure for %s without throwing', async (_name, answer) => {
     const { fetch } = fakeFetch(answer)
-    await expect(joinWaitlist('a@b.co', { site, fetch })).resolves.toEqual({ ok: false })
+    await expect(joinWaitlist('a@b.co', {}, { site, fetch })).resolves.toEqual({ ok: false })
   })
 
   it('gives up after 10 seconds without an answer', async () => {
@@ -67,7 +73,7 @@ describe('joinWaitlist', () => {
           reject(new DOMException('aborted', 'AbortError'))
         })
       })) as unknown as typeof globalThis.fetch
-    const result = joinWaitlist('a@b.co', { site, fetch })
+    const result = joinWaitlist('a@b.co', {}, { site, fetch })
     await vi.advanceTimersByTimeAsync(WAITLIST_TIMEOUT_MS - 1)
     expect(aborted).toBe(false)
     await vi.advanceTimersByTimeAsync(1)

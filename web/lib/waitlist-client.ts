@@ -2,6 +2,7 @@
 // supabase-js `from('waitlist').insert({ email })` sends, so the page works unchanged against our
 // server or a Supabase project.
 import { site, type Site } from '../site'
+import type { Attribution } from './attribution'
 
 /** Issue #2: a request with no answer after 10 s counts as a failure the visitor can retry. */
 export const WAITLIST_TIMEOUT_MS = 10_000
@@ -15,7 +16,7 @@ interface JoinOptions {
 }
 
 /** Never throws: every failure, including a network error or a timeout, is `{ ok: false }`. */
-export async function joinWaitlist(email: string, options: JoinOptions = {}): Promise<JoinResult> {
+export async function joinWaitlist(email: string, attribution: Attribution = {}, options: JoinOptions = {}): Promise<JoinResult> {
   const { waitlistUrl, anonKey } = options.site ?? site
   const doFetch = options.fetch ?? fetch
   const controller = new AbortController()
@@ -29,7 +30,7 @@ export async function joinWaitlist(email: string, options: JoinOptions = {}): Pr
     const response = await doFetch(`${waitlistUrl}/rest/v1/waitlist`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ email }),
+      body: JSON.stringify({ email, ...attribution }),
       signal: controller.signal,
     })
     if (response.ok) return { ok: true }

@@ -4,7 +4,7 @@ import { Button } from '../components/ui/button'
 import type { Content } from '../content'
 import { toast } from '../lib/toast-store'
 
-export function Footer({ content }: { content: Content['footer'] }) {
+export function Footer({ content, privacyId }: { content: Content['footer']; privacyId: string }) {
   // The prerender writes the build year; a visit in a later year corrects it once hydrated, so
   // the HTML and the first client render stay identical (no hydration mismatch).
   const [year, setYear] = useState(__BUILD_YEAR__)
@@ -32,6 +32,9 @@ export function Footer({ content }: { content: Content['footer'] }) {
           >
             {content.contactSupport}
           </Button>
+          <a href={`#${privacyId}`} className="mt-3 block text-stone-300 underline-offset-4 hover:text-white hover:underline">
+            {content.privacyLink}
+          </a>
         </div>
       </div>
       <div className="border-t border-white/10">

@@ -3,10 +3,11 @@ import { type FormEvent, useRef, useState } from 'react'
 import { Button } from '../components/ui/button'
 import { Input } from '../components/ui/input'
 import type { Content } from '../content'
+import { readAttribution } from '../lib/attribution'
 import { toast, WAITLIST_TOAST_MS } from '../lib/toast-store'
 import { joinWaitlist } from '../lib/waitlist-client'
 
-export function Waitlist({ content }: { content: Content['waitlist'] }) {
+export function Waitlist({ content, privacyId }: { content: Content['waitlist']; privacyId: string }) {
   const [pending, setPending] = useState(false)
   // A ref, not the state: two submits in one frame both see the state before it re-renders.
   const inFlight = useRef(false)
@@ -19,7 +20,7 @@ export function Waitlist({ content }: { content: Content['waitlist'] }) {
     const email = String(new FormData(form).get('email') ?? '')
     inFlight.current = true
     setPending(true)
-    const result = await joinWaitlist(email)
+    const result = await joinWaitlist(email, readAttribution(window.location.href, document.referrer))
     inFlight.current = false
     setPending(false)
     // SPEC §4: success resets the form; failure keeps what was typed so the visitor can retry.
@@ -62,6 +63,12 @@ export function Waitlist({ content }: { content: Content['waitlist'] }) {
             {pending ? content.submitting : content.submit}
           </Button>
         </form>
+        <p className="mx-auto mt-6 max-w-xl text-sm text-pretty text-orange-50">
+          {content.privacyNote}{' '}
+          <a href={`#${privacyId}`} className="font-semibold text-white underline underline-offset-4">
+            {content.privacyLink}
+          </a>
+        </p>
       </div>
     </section>
   )
