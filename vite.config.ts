@@ -18,5 +18,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: false,
+    // The landing page. scripts/build.mjs builds web/admin.html in a second pass, so the two
+    // pages share no chunk and the landing page stays one script.
+    rollupOptions: { input: { index: `${root}/index.html` } },
   },
 })

@@ -14,6 +14,13 @@ const clientDir = `${dist}/client`
 const prerenderDir = `${dist}/prerender`
 
 await build({ configFile: `${root}vite.config.ts`, logLevel: 'warn' })
+// The operators' page (/admin), rendered in the browser only; it shares no chunk with the page.
+await build({
+  configFile: `${root}vite.config.ts`,
+  logLevel: 'warn',
+  // (A string input: an object would be merged with the config's and rebuild both pages together.)
+  build: { emptyOutDir: false, copyPublicDir: false, rollupOptions: { input: `${root}web/admin.html` } },
+})
 await build({
   configFile: `${root}vite.config.ts`,
   logLevel: 'warn',

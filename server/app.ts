@@ -82,7 +82,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(waitlistRoutes, { prefix: '/rest/v1', config })
   await app.register(healthRoutes)
   if (config.ADMIN_TOKEN) await app.register(adminRoutes, { prefix: '/admin/api', token: config.ADMIN_TOKEN })
-  await app.register(page, { root: options.pageRoot ?? clientDir })
+  await app.register(page, { root: options.pageRoot ?? clientDir, admin: Boolean(config.ADMIN_TOKEN) })
   app.setNotFoundHandler(async (request) => {
     throw new PostgrestError(404, 'not_found', `Not found: ${request.method} ${request.url.split('?')[0]}`)
   })

@@ -1,0 +1,33 @@
+// The admin API (/admin/api) as the page calls it, with the token of this tab.
+import type { SignUp, Stats } from './types'
+
+export class AdminApiError extends Error {
+  constructor(readonly status: number) {
+    super(`admin API answered ${status}`)
+  }
+}
+
+export function createAdminApi(token: string) {
+  async function call(path: string, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(`/admin/api${path}`, { ...init, headers: { Authorization: `Bearer ${token}` } })
+    if (!response.ok) throw new AdminApiError(response.status)
+    return response
+  }
+  return {
+    stats: async (): Promise<Stats> => (await call('/stats')).json(),
+    signups: async (search: string, after?: number): Promise<{ items: SignUp[]; next: number | null }> => {
+      const query = new URLSearchParams({ limit: '50' })
+      if (search) query.set('search', search)
+      if (after !== undefined) query.set('after', String(after))
+      return (await call(`/signups?${query}`)).json()
+    },
+    remove: async (email: string): Promise<boolean> => (await (await call(`/signups?${new URLSearchParams({ email })}`, { method: 'DELETE' })).json()).removed,
+    exportCsv: async (): Promise<{ blob: Blob; filename: string }> => {
+      const response = await call('/export.csv')
+      const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'waitlist.csv'
+      return { blob: await response.blob(), filename }
+    },
+  }
+}
+
+export type AdminApi = ReturnType<typeof createAdminApi>
