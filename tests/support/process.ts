@@ -16,8 +16,8 @@ export interface ServerProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | NodeJS.Signals | null>
 }
 
-function launch(env: Env) {
-  const child = spawn(process.execPath, [MAIN], {
+function launch(env: Env, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -28,8 +28,8 @@ function launch(env: Env) {
   return { child, exited, output: () => output }
 }
 
-export async function spawnServer(env: Env, timeoutMs = 20_000): Promise<ServerProcess> {
-  const { child, exited, output } = launch(env)
+export async function spawnServer(env: Env, timeoutMs = 20_000, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const { child, exited, output } = launch(env, nodeArgs)
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output()}`)), timeoutMs)
     const check = () => {
