@@ -76,7 +76,7 @@ for (const kind of kinds) {
     const answer = await fetch(`${server.url}/admin/api/export.csv`, { headers: { Authorization: `Bearer ${TOKEN}` } })
     let apiLines = 0
     // Node's ReadableStream is async-iterable; the DOM typings in use do not say so.
-    for await (const chunk of (answer.body ?? []) as AsyncIterable<Uint8Array>) apiLines += (Buffer.from(chunk).toString('latin1').match(/\r\n/g) ?? []).length
+    for await (const chunk of (answer.body ?? []) as unknown as AsyncIterable<Uint8Array>) apiLines += (Buffer.from(chunk).toString('latin1').match(/\r\n/g) ?? []).length
     const apiSeconds = Number(process.hrtime.bigint() - started) / 1e9
     await server.stop('SIGTERM')
     const serverPeak = Number(/PEAK_RSS_KB=(\d+)/.exec(server.output())?.[1] ?? Number.NaN) / 1024
