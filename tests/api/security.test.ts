@@ -95,7 +95,7 @@ describe('logs', () => {
 
   it('are JSON lines with a request id, and never hold an e-mail address, an IP or a key', async () => {
     const db = tempSqlitePath()
-    running = await spawnServer({ SQLITE_PATH: db.path, WAITLIST_ANON_KEY: 'secret-anon-key-123' })
+    running = await spawnServer({ SQLITE_PATH: db.path, WAITLIST_ANON_KEY: 'secret-anon-key-123', ADMIN_TOKEN: 'secret-admin-token-456' })
     await join(running.url, 'private.person@example.com', { apikey: 'secret-anon-key-123' })
     await fetch(`${running.url}/rest/v1/waitlist?apikey=secret-anon-key-123&email=other.person@example.com`, {
       method: 'POST',
@@ -103,6 +103,11 @@ describe('logs', () => {
       body: JSON.stringify({ email: 'third.person@example.com' }),
     })
     await join(running.url, 'not-valid', { apikey: 'wrong' })
+    const admin = { Authorization: 'Bearer secret-admin-token-456' }
+    expect((await fetch(`${running.url}/admin/api/signups?search=private.person@example.com`, { headers: admin })).status).toBe(200)
+    const removal = await fetch(`${running.url}/admin/api/signups?email=private.person@example.com`, { method: 'DELETE', headers: admin })
+    expect(await removal.json()).toEqual({ removed: true })
+    expect((await fetch(`${running.url}/admin/api/stats`, { headers: { Authorization: 'Bearer a-guess' } })).status).toBe(401)
     const proc = running
     expect(await proc.stop('SIGTERM')).toBe(0)
     running = undefined
@@ -113,11 +118,18 @@ describe('logs', () => {
       ['/rest/v1/waitlist', 201],
       ['/rest/v1/waitlist', 201],
       ['/rest/v1/waitlist', 401],
+      ['/admin/api/signups', 200],
+      ['/admin/api/signups', 200],
+      ['/admin/api/stats', 401],
     ])
+    expect(entries.some((e) => e.msg === 'admin: removal of a sign-up')).toBe(true)
+    expect(entries.some((e) => e.msg === 'admin: refused a request without the right token')).toBe(true)
     for (const entry of requests) expect(entry.reqId).toMatch(/^[0-9a-f-]{36}$/)
     const everything = proc.output()
     expect(everything).not.toMatch(/[\w.+-]+@[\w-]+\.[\w.]+/)
     expect(everything).not.toContain('secret-anon-key-123')
+    expect(everything).not.toContain('secret-admin-token-456')
+    expect(everything).not.toContain('a-guess')
     expect(everything).not.toMatch(/remoteAddress|remotePort|"ip"/)
     db.cleanup()
   })
