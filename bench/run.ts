@@ -4,13 +4,13 @@
 // production. Load comes from autocannon in this process; each server is its own process.
 import autocannon from 'autocannon'
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { ensureBuild, root } from '../scripts/ensure-build.mjs'
 import { loadConfig } from '../server/config'
 import { createStore } from '../server/store/store'
 import { createTestSchema, TEST_DATABASE_URL } from '../tests/support/postgres'
 import { tempSqlitePath } from '../tests/support/server'
+import { freePort } from '../tests/support/ports'
 
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,100').split(',').map(Number)
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5)
@@ -34,14 +34,6 @@ interface Row {
   created: number
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
 
 async function start(target: Target): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort()

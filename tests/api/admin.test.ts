@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { WaitlistRow } from '../../server/store/store'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
+import { row } from '../support/rows'
 
 const TOKEN = 'admin-token-for-tests-0123456789'
-const row = (email: string, extra: Partial<WaitlistRow> = {}): WaitlistRow => ({
-  email,
-  utm_source: null,
-  utm_medium: null,
-  utm_campaign: null,
-  referrer: null,
-  ...extra,
-})
 
 describe('admin without ADMIN_TOKEN', () => {
   it('does not exist', async () => {

@@ -7,21 +7,14 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../server/config'
-import { createStore, type WaitlistRow, type WaitlistStore } from '../../server/store/store'
+import { createStore, type WaitlistStore } from '../../server/store/store'
 import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'
+import { row } from '../support/rows'
 
 const CLI = join(process.cwd(), 'dist', 'server', 'cli.js')
 const run = promisify(execFile)
 
-const row = (email: string, extra: Partial<WaitlistRow> = {}): WaitlistRow => ({
-  email,
-  utm_source: null,
-  utm_medium: null,
-  utm_campaign: null,
-  referrer: null,
-  ...extra,
-})
 
 describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
   let env: Record<string, string>

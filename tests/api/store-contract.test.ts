@@ -1,18 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../server/config'
-import { createStore, StoreUnavailableError, type WaitlistRow, type WaitlistStore } from '../../server/store/store'
+import { createStore, StoreUnavailableError, type WaitlistStore } from '../../server/store/store'
 import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'
+import { row } from '../support/rows'
 
 const quiet = { warn: () => undefined }
-const row = (email: string, extra: Partial<WaitlistRow> = {}): WaitlistRow => ({
-  email,
-  utm_source: null,
-  utm_medium: null,
-  utm_campaign: null,
-  referrer: null,
-  ...extra,
-})
 
 describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
   const cleanups: (() => Promise<void>)[] = []

@@ -1,51 +1,36 @@
 // The operators' page at /admin, used as the team would: sign in, read, search, export, remove.
 import { readFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { WaitlistRow } from '../../server/store/store'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { adminContent as copy } from '../../web/admin/content'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
-import { startServer, type TestServer } from '../support/server'
+import { useServerAndBrowser } from '../support/browser-suite'
+import { chromiumAvailable } from '../support/chromium'
+import { row } from '../support/rows'
 
 const TOKEN = 'browser-admin-token-0123456789'
-const row = (email: string, extra: Partial<WaitlistRow> = {}): WaitlistRow => ({
-  email,
-  utm_source: null,
-  utm_medium: null,
-  utm_campaign: null,
-  referrer: null,
-  ...extra,
-})
 
 describe.skipIf(!chromiumAvailable)('admin page', () => {
-  let server: TestServer
-  let browser: Browser
+  const suite = useServerAndBrowser({ ADMIN_TOKEN: TOKEN })
   beforeAll(async () => {
-    server = await startServer({ ADMIN_TOKEN: TOKEN })
-    browser = await launchChromium()
-    await server.app.store.add(row('ada@example.com', { utm_source: 'newsletter' }))
-    await server.app.store.add(row('grace@example.com', { utm_source: 'newsletter' }))
-    await server.app.store.add(row('linus@example.com', { referrer: 'club.example' }))
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
+    await suite.server.app.store.add(row('ada@example.com', { utm_source: 'newsletter' }))
+    await suite.server.app.store.add(row('grace@example.com', { utm_source: 'newsletter' }))
+    await suite.server.app.store.add(row('linus@example.com', { referrer: 'club.example' }))
   })
 
   async function signIn(token = TOKEN): Promise<Page> {
-    const context = await browser.newContext({ acceptDownloads: true })
+    const context = await suite.browser.newContext({ acceptDownloads: true })
     const page = await context.newPage()
-    await page.goto(`${server.url}/admin`)
+    await page.goto(`${suite.server.url}/admin`)
     await page.getByLabel(copy.signIn.tokenLabel).fill(token)
     await page.getByRole('button', { name: copy.signIn.submit }).click()
     return page
   }
 
   it('is not for search engines', async () => {
-    const answer = await fetch(`${server.url}/admin`)
+    const answer = await fetch(`${suite.server.url}/admin`)
     expect(answer.headers.get('x-robots-tag')).toContain('noindex')
     expect(await answer.text()).toContain('<meta name="robots" content="noindex, nofollow"')
-    expect((await fetch(`${server.url}/admin.html`)).status).toBe(404)
+    expect((await fetch(`${suite.server.url}/admin.html`)).status).toBe(404)
   })
 
   it('refuses a wrong token', async () => {
@@ -96,7 +81,7 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
     await remove.click() // accepted
     await page.getByRole('cell', { name: 'linus@example.com', exact: true }).waitFor({ state: 'detached' })
     expect(messages).toEqual([copy.confirmRemove('linus@example.com'), copy.confirmRemove('linus@example.com')])
-    expect((await server.app.store.list({ limit: 10 })).map((r) => r.email)).toEqual(['ada@example.com', 'grace@example.com'])
+    expect((await suite.server.app.store.list({ limit: 10 })).map((r) => r.email)).toEqual(['ada@example.com', 'grace@example.com'])
     await page.getByRole('button', { name: copy.signOut }).click()
     await page.getByLabel(copy.signIn.tokenLabel).waitFor()
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0)

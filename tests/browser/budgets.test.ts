@@ -1,10 +1,10 @@
 // Issue #4's byte budgets, measured deterministically: what the page makes a browser download,
 // how it is compressed and cached. (Timings belong to `npm run lighthouse`, not to tests.)
-import type { Browser, Response } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import type { Response } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { useServerAndBrowser } from '../support/browser-suite'
+import { chromiumAvailable } from '../support/chromium'
 import { waitForHydration } from '../support/page'
-import { startServer, type TestServer } from '../support/server'
 
 /** JavaScript the page loads, gzipped. */
 const SCRIPT_BUDGET_BYTES = 90_000
@@ -12,16 +12,7 @@ const SCRIPT_BUDGET_BYTES = 90_000
 const HTML_BUDGET_BYTES = 20_000
 
 describe.skipIf(!chromiumAvailable)('page weight and caching', () => {
-  let server: TestServer
-  let browser: Browser
-  beforeAll(async () => {
-    server = await startServer()
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const suite = useServerAndBrowser()
 
   const gzippedSize = async (url: string) => {
     const answer = await fetch(url, { headers: { 'Accept-Encoding': 'gzip' } })
@@ -30,10 +21,10 @@ describe.skipIf(!chromiumAvailable)('page weight and caching', () => {
   }
 
   it('loads at most 90 KB of gzipped JavaScript and no image, font or stylesheet', async () => {
-    const page = await browser.newPage()
+    const page = await suite.browser.newPage()
     const responses: Response[] = []
     page.on('response', (response) => responses.push(response))
-    await page.goto(`${server.url}/`)
+    await page.goto(`${suite.server.url}/`)
     await waitForHydration(page)
     const byType = (type: string) => responses.filter((r) => r.request().resourceType() === type)
     const scripts = byType('script').map((r) => r.url())
@@ -51,7 +42,7 @@ describe.skipIf(!chromiumAvailable)('page weight and caching', () => {
   })
 
   it('needs nothing but the HTML for the first paint', async () => {
-    const html = await (await fetch(`${server.url}/`)).text()
+    const html = await (await fetch(`${suite.server.url}/`)).text()
     const head = html.slice(0, html.indexOf('</head>'))
     expect(head).not.toMatch(/<link[^>]+rel="stylesheet"/)
     expect(head).not.toMatch(/@import/)
@@ -59,13 +50,13 @@ describe.skipIf(!chromiumAvailable)('page weight and caching', () => {
     const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag)
     expect(scripts.length).toBeGreaterThan(0)
     for (const tag of scripts) expect(tag).toMatch(/type="module"/)
-    const htmlBytes = await gzippedSize(`${server.url}/`)
+    const htmlBytes = await gzippedSize(`${suite.server.url}/`)
     console.log(`budget: HTML ${htmlBytes} bytes gzipped (budget ${HTML_BUDGET_BYTES})`)
     expect(htmlBytes).toBeLessThanOrEqual(HTML_BUDGET_BYTES)
   })
 
   it('serves brotli or gzip copies, caches hashed files for a year and revalidates the HTML', async () => {
-    const html = await fetch(`${server.url}/`, { headers: { 'Accept-Encoding': 'br, gzip' } })
+    const html = await fetch(`${suite.server.url}/`, { headers: { 'Accept-Encoding': 'br, gzip' } })
     expect(html.headers.get('content-encoding')).toBe('br')
     expect(html.headers.get('cache-control')).toBe('no-cache')
     expect(html.headers.get('vary')).toContain('Accept-Encoding')
@@ -73,18 +64,18 @@ describe.skipIf(!chromiumAvailable)('page weight and caching', () => {
     expect(etag).toBeTruthy()
     // As a browser revalidates. (Without an explicit Cache-Control, fetch adds `no-cache`, which
     // rightly asks for the whole answer.)
-    const again = await fetch(`${server.url}/`, {
+    const again = await fetch(`${suite.server.url}/`, {
       headers: { 'Accept-Encoding': 'br, gzip', 'If-None-Match': etag ?? '', 'Cache-Control': 'max-age=0' },
     })
     expect(again.status).toBe(304)
 
     const script = /<script[^>]+src="([^"]+)"/.exec(await html.text())?.[1]
     expect(script).toMatch(/^\/assets\/.+-[\w-]{8}\.js$/)
-    const asset = await fetch(`${server.url}${script}`, { headers: { 'Accept-Encoding': 'br' } })
+    const asset = await fetch(`${suite.server.url}${script}`, { headers: { 'Accept-Encoding': 'br' } })
     expect(asset.headers.get('content-encoding')).toBe('br')
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-    const plain = await fetch(`${server.url}${script}`, { headers: { 'Accept-Encoding': 'identity' } })
+    const plain = await fetch(`${suite.server.url}${script}`, { headers: { 'Accept-Encoding': 'identity' } })
     expect(plain.headers.get('content-encoding')).toBeNull()
-    expect((await fetch(`${server.url}${script}.br`)).status).toBe(404)
+    expect((await fetch(`${suite.server.url}${script}.br`)).status).toBe(404)
   })
 })

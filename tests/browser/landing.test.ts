@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { content } from '../../web/content'
-import type { Browser, BrowserContextOptions } from 'playwright-core'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import type { BrowserContextOptions } from 'playwright-core'
+import { useServerAndBrowser } from '../support/browser-suite'
+import { chromiumAvailable } from '../support/chromium'
 import { emailInput, notificationRegion, readToast, toasts, visit, waitForHydration } from '../support/page'
-import { startServer, type TestServer } from '../support/server'
 
 const sectionHeadings = [
   content.about.heading,
@@ -17,22 +17,13 @@ const sectionHeadings = [
 ]
 
 describe.skipIf(!chromiumAvailable)('landing page', () => {
-  let server: TestServer
-  let browser: Browser
-  beforeAll(async () => {
-    server = await startServer()
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const suite = useServerAndBrowser()
 
   const open = (options: BrowserContextOptions = {}, before?: (page: Page) => Promise<void>) =>
-    visit(browser, `${server.url}/`, options, before)
+    visit(suite.browser, `${suite.server.url}/`, options, before)
 
   it('serves every word in the HTML before any script runs', async () => {
-    const html = await (await fetch(`${server.url}/`)).text()
+    const html = await (await fetch(`${suite.server.url}/`)).text()
     expect(html).toContain(`<title>${content.meta.title}</title>`)
     expect(html).toContain(`<meta name="description" content="${content.meta.description}"`)
     const text = html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/&amp;/g, '&')
@@ -147,7 +138,7 @@ describe.skipIf(!chromiumAvailable)('landing page', () => {
     await waitForHydration(page)
     const line = content.footer.copyright.replace('{year}', '2031')
     await page.getByText(line).waitFor()
-    const html = await (await fetch(`${server.url}/`)).text()
+    const html = await (await fetch(`${suite.server.url}/`)).text()
     expect(html).toContain(content.footer.copyright.replace('{year}', String(new Date().getUTCFullYear())))
     expect(problems).toEqual([])
     await page.context().close()

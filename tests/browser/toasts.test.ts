@@ -1,11 +1,11 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { content } from '../../web/content'
 import { site } from '../../web/site'
 import { DEFAULT_TOAST_MS, WAITLIST_TOAST_MS } from '../../web/lib/toast-store'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { useServerAndBrowser } from '../support/browser-suite'
+import { chromiumAvailable } from '../support/chromium'
 import { readToast, submitEmail, toasts, visit, waitForHydration } from '../support/page'
-import { startServer, type TestServer } from '../support/server'
 
 const supportText = `${content.footer.supportToast.title} ${content.footer.supportToast.description}`
 const successText = `${content.waitlist.success.title} ${content.waitlist.success.description}`
@@ -13,20 +13,11 @@ const successText = `${content.waitlist.success.title} ${content.waitlist.succes
 const SWIPE_THRESHOLD_PX = 50
 
 describe.skipIf(!chromiumAvailable)('toasts', () => {
-  let server: TestServer
-  let browser: Browser
-  beforeAll(async () => {
-    server = await startServer()
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const suite = useServerAndBrowser()
 
   /** A visitor whose clock the test moves: time stands still until `runFor`. */
   async function openWithClock(): Promise<Page> {
-    const { page } = await visit(browser, `${server.url}/`, {}, (p) => p.clock.install())
+    const { page } = await visit(suite.browser, `${suite.server.url}/`, {}, (p) => p.clock.install())
     await waitForHydration(page)
     await page.clock.pauseAt(Date.now() + 60_000)
     return page
@@ -35,7 +26,7 @@ describe.skipIf(!chromiumAvailable)('toasts', () => {
   const contactSupport = (page: Page) => page.getByRole('button', { name: content.footer.contactSupport })
 
   it('Contact Support tells the visitor which address to write to', async () => {
-    const { page } = await visit(browser, `${server.url}/`)
+    const { page } = await visit(suite.browser, `${suite.server.url}/`)
     await waitForHydration(page)
     await contactSupport(page).click()
     const toast = await readToast(toasts(page).first())
@@ -70,7 +61,7 @@ describe.skipIf(!chromiumAvailable)('toasts', () => {
   })
 
   it('shows one toast at a time: a new one replaces the old', async () => {
-    const { page } = await visit(browser, `${server.url}/`)
+    const { page } = await visit(suite.browser, `${suite.server.url}/`)
     await waitForHydration(page)
     await contactSupport(page).click()
     await contactSupport(page).click()

@@ -1,8 +1,9 @@
-import type { Browser, Page, Route } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page, Route } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { content } from '../../web/content'
 import { WAITLIST_TIMEOUT_MS } from '../../web/lib/waitlist-client'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { useServerAndBrowser } from '../support/browser-suite'
+import { chromiumAvailable } from '../support/chromium'
 import { emailInput, joinButton, readToast, submitEmail, toasts, visit, waitForHydration } from '../support/page'
 import { startServer, type TestServer } from '../support/server'
 
@@ -14,24 +15,15 @@ const failureText = `${failure.title} ${failure.description}`
 const tooLongForServer = `${'a'.repeat(60)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com`
 
 describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
-  let server: TestServer
-  let browser: Browser
-  beforeAll(async () => {
-    server = await startServer()
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const suite = useServerAndBrowser()
 
-  async function open(target: TestServer = server, before?: (page: Page) => Promise<void>) {
-    const { page, problems } = await visit(browser, `${target.url}/`, {}, before)
+  async function open(target: TestServer = suite.server, before?: (page: Page) => Promise<void>) {
+    const { page, problems } = await visit(suite.browser, `${target.url}/`, {}, before)
     await waitForHydration(page)
     return { page, problems }
   }
 
-  const emails = async () => (await server.app.store.list({ limit: 1000 })).map((row) => row.email)
+  const emails = async () => (await suite.server.app.store.list({ limit: 1000 })).map((row) => row.email)
 
   it('visitor joins the waitlist and sees the thank-you toast; the form is cleared', async () => {
     const { page, problems } = await open()
@@ -45,29 +37,29 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
   })
 
   it('visitor already on the list (in another letter case) is thanked, and stays listed once', async () => {
-    await server.app.store.add({ email: 'duke@example.com', utm_source: null, utm_medium: null, utm_campaign: null, referrer: null })
-    const before = await server.app.store.count()
+    await suite.server.app.store.add({ email: 'duke@example.com', utm_source: null, utm_medium: null, utm_campaign: null, referrer: null })
+    const before = await suite.server.app.store.count()
     const { page } = await open()
     await submitEmail(page, 'Duke@Example.com')
     expect(await readToast(toasts(page).first())).toEqual({ text: successText, variant: 'default' })
-    expect(await server.app.store.count()).toBe(before)
+    expect(await suite.server.app.store.count()).toBe(before)
     await page.context().close()
   })
 
-  it('visitor whose address the server refuses sees the error toast and keeps what was typed', async () => {
-    const before = await server.app.store.count()
+  it('visitor whose address the suite.server refuses sees the error toast and keeps what was typed', async () => {
+    const before = await suite.server.app.store.count()
     const { page } = await open()
     await submitEmail(page, tooLongForServer)
     expect(await readToast(toasts(page).first())).toEqual({ text: failureText, variant: 'destructive' })
     expect(await emailInput(page).inputValue()).toBe(tooLongForServer)
-    expect(await server.app.store.count()).toBe(before)
+    expect(await suite.server.app.store.count()).toBe(before)
     await page.context().close()
   })
 
-  it('visitor whose connection to the server is gone sees the error toast and can retry', async () => {
+  it('visitor whose connection to the suite.server is gone sees the error toast and can retry', async () => {
     const doomed = await startServer()
     const { page } = await open(doomed)
-    // The server goes away for good: stop it and cut the connections the browser keeps alive.
+    // The suite.server goes away for good: stop it and cut the connections the browser keeps alive.
     const stopped = doomed.close()
     doomed.app.server.closeAllConnections()
     await stopped
@@ -78,9 +70,9 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
   })
 
   it('visitor waiting 10 seconds without an answer sees the error toast', async () => {
-    const { page } = await open(server, async (p) => {
+    const { page } = await open(suite.server, async (p) => {
       await p.clock.install()
-      // The server takes the request and never answers.
+      // The suite.server takes the request and never answers.
       await p.route('**/rest/v1/waitlist', () => undefined)
     })
     await submitEmail(page, 'patient@example.com')
@@ -97,8 +89,8 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
     let release: () => void = () => undefined
     const held = new Promise<void>((resolve) => (release = resolve))
     const posts: string[] = []
-    const { page } = await open(server, async (p) => {
-      // Hold the request until the test has seen the pending state, then let the real server answer.
+    const { page } = await open(suite.server, async (p) => {
+      // Hold the request until the test has seen the pending state, then let the real suite.server answer.
       await p.route('**/rest/v1/waitlist', async (route: Route) => {
         posts.push(route.request().postData() ?? '')
         await held
@@ -122,22 +114,22 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
   })
 
   it('a visitor from a campaign link is stored with its source and the referring site, not its page', async () => {
-    const context = await browser.newContext()
+    const context = await suite.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${server.url}/?utm_source=dogshow&utm_medium=flyer&utm_campaign=spring-2027`, {
+    await page.goto(`${suite.server.url}/?utm_source=dogshow&utm_medium=flyer&utm_campaign=spring-2027`, {
       referer: 'https://www.breedclub.example/news/2026/members-only?member=42',
     })
     await waitForHydration(page)
     await submitEmail(page, 'from-a-flyer@example.com')
     expect((await readToast(toasts(page).first())).variant).toBe('default')
-    const stored = (await server.app.store.list({ limit: 1000, search: 'from-a-flyer' }))[0]
+    const stored = (await suite.server.app.store.list({ limit: 1000, search: 'from-a-flyer' }))[0]
     expect(stored).toMatchObject({ utm_source: 'dogshow', utm_medium: 'flyer', utm_campaign: 'spring-2027', referrer: 'www.breedclub.example' })
     await context.close()
   })
 
   it('a direct visitor sends only the address', async () => {
     const bodies: string[] = []
-    const { page } = await open(server, async (p) => {
+    const { page } = await open(suite.server, async (p) => {
       p.on('request', (request) => {
         if (request.url().endsWith('/rest/v1/waitlist')) bodies.push(request.postData() ?? '')
       })

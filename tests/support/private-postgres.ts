@@ -2,9 +2,9 @@
 // start the database: stopping the shared one would pull it from under the other suites.
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './ports'
 
 const BIN = '/usr/lib/postgresql/15/bin'
 const isRoot = process.getuid?.() === 0
@@ -17,14 +17,6 @@ function run(tool: string, args: string[]): void {
   else execFileSync(command, args, { stdio: 'pipe' })
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
 
 export interface PrivatePostgres {
   url: string

@@ -1,0 +1,11 @@
+import type { WaitlistRow } from '../../server/store/store'
+
+/** A sign-up row as the route would store it: the address, and attribution only where given. */
+export const row = (email: string, extra: Partial<WaitlistRow> = {}): WaitlistRow => ({
+  email,
+  utm_source: null,
+  utm_medium: null,
+  utm_campaign: null,
+  referrer: null,
+  ...extra,
+})
