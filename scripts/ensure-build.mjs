@@ -19,9 +19,13 @@ function newest(path) {
 
 export function ensureBuild() {
   const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0
+  const canBuild = existsSync(join(root, 'node_modules', 'vite'))
+  // A production install (`npm ci --omit=dev`) runs the build it was given: copying it there
+  // makes every file look newer than the build, and there is nothing to rebuild with anyway.
+  if (built > 0 && !canBuild) return
   if (built > 0 && Math.max(...sources.map((s) => newest(join(root, s)))) <= built) return
-  if (!existsSync(join(root, 'node_modules', 'vite'))) {
-    console.error('The build in dist/ is missing or older than the sources, and the build tools are not installed.')
+  if (!canBuild) {
+    console.error('There is no build in dist/, and the build tools are not installed.')
     console.error('Run `npm run build` where dev dependencies are installed (for example before `npm ci --omit=dev`).')
     process.exit(1)
   }
