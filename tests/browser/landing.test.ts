@@ -5,16 +5,9 @@ import type { BrowserContextOptions } from 'playwright-core'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { emailInput, notificationRegion, readToast, toasts, visit, waitForHydration } from '../support/page'
+import { SECTION_HEADINGS } from '../support/sections'
 
-const sectionHeadings = [
-  content.about.heading,
-  content.audiences.heading,
-  content.features.heading,
-  content.howItWorks.heading,
-  content.whyChoose.heading,
-  content.trust.heading,
-  content.waitlist.heading,
-]
+const sectionHeadings = SECTION_HEADINGS
 
 describe.skipIf(!chromiumAvailable)('landing page', () => {
   const suite = useServerAndBrowser()

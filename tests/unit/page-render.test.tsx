@@ -2,6 +2,7 @@ import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { App } from '../../web/app'
 import { content } from '../../web/content'
+import { SECTION_HEADINGS } from '../support/sections'
 
 // The prerender's output, checked without a browser: every section is there, in SPEC §2's order.
 const html = renderToString(<App />)
@@ -9,17 +10,7 @@ const text = html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/&amp
 
 describe('the prerendered page', () => {
   it('has the sections of SPEC §2 in order', () => {
-    const headings = [
-      content.hero.headline,
-      content.about.heading,
-      content.audiences.heading,
-      content.features.heading,
-      content.howItWorks.heading,
-      content.whyChoose.heading,
-      content.trust.heading,
-      content.waitlist.heading,
-      content.footer.tagline,
-    ]
+    const headings = [content.hero.headline, ...SECTION_HEADINGS, content.footer.tagline]
     const positions = headings.map((heading) => text.indexOf(heading))
     expect(positions.every((p) => p >= 0)).toBe(true)
     expect([...positions].sort((a, b) => a - b)).toEqual(positions)
