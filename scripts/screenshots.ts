@@ -14,7 +14,6 @@ for (const { name, width, height } of widths) {
   const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 })
   await page.goto(url, { waitUntil: 'networkidle' })
   await page.screenshot({ path: `${outDir}/${name}.png`, fullPage: true })
-  await page.screenshot({ path: `${outDir}/${name}-fold.png` })
   await browser.close()
   console.log(`${outDir}/${name}.png`)
 }
