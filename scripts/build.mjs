@@ -1,25 +1,32 @@
 // @ts-check
 // `npm run build`: the page (client bundle + prerendered HTML) into dist/client, the server into
 // dist/server. The prerender renders the same React components the browser hydrates.
+// `--page-only --out DIR`: the landing page alone into DIR (a static build for another backend,
+// e.g. with VITE_WAITLIST_URL set; the tests build one to check the page made for Supabase).
 import { spawnSync } from 'node:child_process'
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
 import { build } from 'vite'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
+const { values: args } = parseArgs({ options: { 'page-only': { type: 'boolean', default: false }, out: { type: 'string' } } })
+const pageOnly = args['page-only'] ?? false
+if (pageOnly !== (args.out !== undefined)) throw new Error('build: --page-only and --out DIR go together')
 const dist = `${root}dist`
-const clientDir = `${dist}/client`
-const prerenderDir = `${dist}/prerender`
+const clientDir = args.out ?? `${dist}/client`
+// Inside the project, where the prerender's imports (react) resolve; one per page-only build.
+const prerenderDir = pageOnly ? `${dist}/prerender-${process.pid}` : `${dist}/prerender`
 
-await build({ configFile: `${root}vite.config.ts`, logLevel: 'warn' })
+await build({ configFile: `${root}vite.config.ts`, logLevel: 'warn', build: { outDir: clientDir } })
 // The operators' page (/admin), rendered in the browser only; it shares no chunk with the page.
-await build({
+if (!pageOnly) await build({
   configFile: `${root}vite.config.ts`,
   logLevel: 'warn',
   // (A string input: an object would be merged with the config's and rebuild both pages together.)
-  build: { emptyOutDir: false, copyPublicDir: false, rollupOptions: { input: `${root}web/admin.html` } },
+  build: { outDir: clientDir, emptyOutDir: false, copyPublicDir: false, rollupOptions: { input: `${root}web/admin.html` } },
 })
 await build({
   configFile: `${root}vite.config.ts`,
@@ -29,9 +36,13 @@ await build({
 await prerender()
 await rm(prerenderDir, { recursive: true, force: true })
 await precompress(clientDir)
-compileServer()
-await writeFile(`${dist}/.build-stamp`, `${new Date().toISOString()}\n`)
-console.log('build: dist/client (page) and dist/server (server) are ready')
+if (pageOnly) {
+  console.log(`build: the page is ready in ${clientDir}`)
+} else {
+  compileServer()
+  await writeFile(`${dist}/.build-stamp`, `${new Date().toISOString()}\n`)
+  console.log('build: dist/client (page) and dist/server (server) are ready')
+}
 
 async function prerender() {
   /** @type {{ render: () => { html: string, title: string, description: string, lang: string } }} */

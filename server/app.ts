@@ -8,7 +8,11 @@ import { RequestLog } from './request-log.js'
 import { handleClientError, handleError } from './plugins/error-handler.js'
 import { page } from './plugins/page.js'
 import security from './plugins/security.js'
+import { disposableDomainCheck } from './disposable.js'
+import { formTokens } from './form-token.js'
+import { createInsertRateLimit } from './plugins/insert-rate-limit.js'
 import { adminRoutes } from './routes/admin.js'
+import { joinRoute } from './routes/join.js'
 import { healthRoutes } from './routes/health.js'
 import { waitlistRoutes } from './routes/waitlist.js'
 import { createStore, type WaitlistStore } from './store/store.js'
@@ -79,10 +83,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setErrorHandler(handleError)
 
   await app.register(security, { config })
-  await app.register(waitlistRoutes, { prefix: '/rest/v1', config })
+  const limiter = await createInsertRateLimit(app, config)
+  const blockedDomain = config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined
+  const tokens = formTokens(config.FORM_SECRET, config.FORM_MIN_SECONDS * 1000)
+  await app.register(waitlistRoutes, { prefix: '/rest/v1', config, limiter, blockedDomain })
+  await app.register(joinRoute, { limiter, tokens, blockedDomain })
   await app.register(healthRoutes)
   if (config.ADMIN_TOKEN) await app.register(adminRoutes, { prefix: '/admin/api', token: config.ADMIN_TOKEN })
-  await app.register(page, { root: options.pageRoot ?? clientDir, admin: Boolean(config.ADMIN_TOKEN) })
+  await app.register(page, { root: options.pageRoot ?? clientDir, admin: Boolean(config.ADMIN_TOKEN), tokens })
   app.setNotFoundHandler(async (request) => {
     throw new PostgrestError(404, 'not_found', `Not found: ${request.method} ${request.url.split('?')[0]}`)
   })

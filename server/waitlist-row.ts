@@ -25,6 +25,8 @@ export interface InsertRequest {
   columns: string | undefined
   onConflict: boolean
   prefer: ReadonlyMap<string, string>
+  /** BLOCK_DISPOSABLE_EMAIL: a domain this answers true for is refused as an invalid address. */
+  blockedDomain?: ((domain: string) => boolean) | undefined
 }
 
 export function isValidEmail(email: string): boolean {
@@ -60,7 +62,7 @@ export function prepareInsert(request: InsertRequest): WaitlistRow | null {
     throw errors.permissionDenied() // 13
   }
   if (!selected) return null
-  return toRow(selected) // 14..18
+  return toRow(selected, request.blockedDomain) // 14..18
 }
 
 function parseRows(body: string | undefined): Record<string, unknown>[] {
@@ -90,7 +92,8 @@ function selectColumns(columnsParam: string | undefined, row: Record<string, unk
   return Object.fromEntries(names.map((name) => [name, row[name] ?? null]))
 }
 
-function toRow(input: Record<string, unknown>): WaitlistRow {
+/** Checks 14–18 of PROTOCOL.md on one object's columns; also used by the no-script form. */
+export function toRow(input: Record<string, unknown>, blockedDomain?: (domain: string) => boolean): WaitlistRow {
   const email = input.email
   if (email === undefined || email === null) throw errors.notNull('email') // 14
   const values = [email, ...ATTRIBUTION_COLUMNS.map((column) => input[column])]
@@ -98,6 +101,8 @@ function toRow(input: Record<string, unknown>): WaitlistRow {
   const text = asText(email) ?? ''
   if (!EMAIL_PATTERN.test(text)) throw errors.emailFormat() // 16
   if (!isValidEmail(text)) throw errors.emailLength() // 17
+  // Our extension: a disposable address is answered as the format check answers a bad one.
+  if (blockedDomain?.(text.slice(text.lastIndexOf('@') + 1))) throw errors.emailFormat()
   const row: WaitlistRow = { email: text, utm_source: null, utm_medium: null, utm_campaign: null, referrer: null }
   for (const column of ATTRIBUTION_COLUMNS) {
     const value = asText(input[column])

@@ -61,6 +61,12 @@ export interface Content {
     failure: ToastCopy
     privacyNote: string
     privacyLink: string
+    /** Shown without JavaScript, by `:target`, after the no-script post (server/routes/join.ts). */
+    outcomes: Record<'joined' | 'invalid' | 'expired' | 'busy' | 'error', ToastCopy>
+    /** Shown without JavaScript when the page's backend is not our server (no form route). */
+    needsScript: string
+    /** The honeypot's label, which only a bot reading the markup meets. */
+    honeypotLabel: string
   }
   privacy: { id: string; heading: string; paragraphs: string[] }
   footer: {
@@ -297,6 +303,10 @@ export const trust: Content['trust'] = {
   },
 }
 
+// The same words whether the answer comes as a toast (JavaScript) or as the page's message (none).
+const joined: ToastCopy = { title: '🎉 Thanks for joining!', description: `You'll be the first to know when ${name} launches!` }
+const failed: ToastCopy = { title: 'Error', description: 'There was a problem joining the waitlist. Please try again.' }
+
 export const waitlist: Content['waitlist'] = {
   id: 'waitlist',
   heading: 'Ready to find the perfect match?',
@@ -305,10 +315,19 @@ export const waitlist: Content['waitlist'] = {
   emailPlaceholder: 'you@example.com',
   submit: 'Join Waitlist',
   submitting: 'Joining…',
-  success: { title: '🎉 Thanks for joining!', description: `You'll be the first to know when ${name} launches!` },
-  failure: { title: 'Error', description: 'There was a problem joining the waitlist. Please try again.' },
+  success: joined,
+  failure: failed,
   privacyNote: `We keep your email address, when you joined and where your visit came from, only to tell you when ${name} launches. To be removed, email ${site.supportEmail}.`,
   privacyLink: 'How we handle your data',
+  outcomes: {
+    joined,
+    invalid: { title: 'Please check your email address', description: "That doesn't look like an email address we can write to. Please enter it again." },
+    expired: { title: 'Please send the form again', description: 'This page was open for a long time, so we could not take your address. Please enter it again.' },
+    busy: { title: 'Please try again in a minute', description: 'We received many sign-ups from your network just now. Please wait a minute and send the form again.' },
+    error: failed,
+  },
+  needsScript: 'Joining the waitlist needs JavaScript. Please turn it on in your browser and reload this page.',
+  honeypotLabel: 'Leave this field empty',
 }
 
 export const privacy: Content['privacy'] = {

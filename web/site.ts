@@ -10,6 +10,12 @@ export interface Site {
   waitlistUrl: string
   /** Public anonymous key sent as `apikey`; empty sends none (our server without a key). */
   anonKey: string
+  /**
+   * Where the form posts without JavaScript: our server's form route (server/routes/join.ts) when
+   * it serves the page, undefined when the backend is elsewhere (a Supabase project has no such
+   * route, so the page says JavaScript is needed).
+   */
+  formAction: string | undefined
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/
@@ -25,7 +31,7 @@ export function readSite(env: Record<string, string | undefined>): Site {
   }
   const anonKey = env.VITE_WAITLIST_ANON_KEY?.trim() ?? ''
   if (problems.length > 0) throw new Error(`Invalid site configuration:\n  ${problems.join('\n  ')}`)
-  return { productName, supportEmail, waitlistUrl, anonKey }
+  return { productName, supportEmail, waitlistUrl, anonKey, formAction: waitlistUrl ? undefined : '/join' }
 }
 
 // `import.meta.env` is undefined outside Vite (scripts run by tsx); the defaults apply there.

@@ -2,7 +2,7 @@
 // method and table answers exactly as Supabase would with the insert-only policy.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
-import { createInsertRateLimit } from '../plugins/insert-rate-limit.js'
+import type { InsertLimiter } from '../plugins/insert-rate-limit.js'
 import { API_SECURITY_HEADERS } from '../plugins/security.js'
 import { sameSecret } from '../secrets.js'
 import { errors } from '../postgrest.js'
@@ -13,7 +13,14 @@ export const MAX_BODY_BYTES = 16 * 1024
 
 type Query = Record<string, string | string[] | undefined>
 
-export async function waitlistRoutes(app: FastifyInstance, { config }: { config: Config }) {
+export interface WaitlistRoutesOptions {
+  config: Config
+  limiter: InsertLimiter | undefined
+  /** BLOCK_DISPOSABLE_EMAIL: true for an address's domain that must be refused as invalid. */
+  blockedDomain: ((domain: string) => boolean) | undefined
+}
+
+export async function waitlistRoutes(app: FastifyInstance, { config, limiter, blockedDomain }: WaitlistRoutesOptions) {
   // The body is read as text and parsed by the route: PostgREST's own checks decide the answer
   // (content type before size before JSON), not Fastify's parsers.
   app.removeAllContentTypeParsers()
@@ -22,7 +29,12 @@ export async function waitlistRoutes(app: FastifyInstance, { config }: { config:
     reply.headers(API_SECURITY_HEADERS)
   })
   // PROTOCOL.md's order: rate limit (insert only), then the gateway's key checks, then the headers.
-  const limitInsert = await createInsertRateLimit(app, config)
+  const limitInsert = limiter
+    ? async (request: FastifyRequest, reply: FastifyReply) => {
+        const wait = await limiter(request, reply)
+        if (wait !== undefined) throw errors.rateLimited(wait)
+      }
+    : undefined
   const gateway = async (request: FastifyRequest) => checkGateway(request, config.WAITLIST_ANON_KEY)
   const insertChecks = [...(limitInsert ? [limitInsert] : []), gateway, checkInsertHeaders]
 
@@ -34,6 +46,7 @@ export async function waitlistRoutes(app: FastifyInstance, { config }: { config:
       columns: first(query.columns),
       onConflict: query.on_conflict !== undefined,
       prefer,
+      blockedDomain,
     })
     // Answer only after commit: a 201 must survive a crash. A duplicate answers the same as a
     // new address, so the answer never tells whether an address is listed.

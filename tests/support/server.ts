@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildApp } from '../../server/app'
+import { type AppOptions, buildApp } from '../../server/app'
 import { type Env, loadConfig } from '../../server/config'
 import { createTestSchema } from './postgres'
 import type { StoreKind } from './stores'
@@ -31,7 +31,8 @@ export async function freshDatabase(kind: StoreKind): Promise<{ env: Env; cleanu
   return { env: { SQLITE_PATH: db.path }, cleanup: async () => db.cleanup() }
 }
 
-export async function startServer(env: Env = {}, store: StoreKind = 'sqlite'): Promise<TestServer> {
+/** `options.pageRoot`: serve another build of the page (e.g. one made for Supabase). */
+export async function startServer(env: Env = {}, store: StoreKind = 'sqlite', options: AppOptions = {}): Promise<TestServer> {
   // A DATABASE_URL given by the test (a private PostgreSQL) is used as it is.
   const db = env.DATABASE_URL ? { env: {}, cleanup: async () => undefined } : await freshDatabase(store)
   const config = loadConfig({
@@ -43,7 +44,7 @@ export async function startServer(env: Env = {}, store: StoreKind = 'sqlite'): P
     RATE_LIMIT_PER_HOUR: '0',
     ...env,
   })
-  const app = await buildApp(config, { logger: false })
+  const app = await buildApp(config, { ...options, logger: false })
   await app.listen({ host: config.HOST, port: config.PORT })
   const address = app.server.address()
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address')

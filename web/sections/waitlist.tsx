@@ -2,10 +2,15 @@ import { LoaderCircle } from 'lucide-react'
 import { type FormEvent, useRef, useState } from 'react'
 import { Button } from '../components/ui/button'
 import { Input } from '../components/ui/input'
+import { cn } from '../lib/cn'
 import type { Content } from '../content'
 import { readAttribution } from '../lib/attribution'
 import { toast, WAITLIST_TOAST_MS } from '../lib/toast-store'
 import { joinWaitlist } from '../lib/waitlist-client'
+import { site } from '../site'
+
+/** The server swaps this for a signed timestamp in every page it sends (server/plugins/page.ts). */
+const FORM_TOKEN_SLOT = '@form-token@'
 
 export function Waitlist({ content, privacyId }: { content: Content['waitlist']; privacyId: string }) {
   const [pending, setPending] = useState(false)
@@ -17,7 +22,14 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
     event.preventDefault()
     if (inFlight.current) return
     const form = event.currentTarget
-    const email = String(new FormData(form).get('email') ?? '')
+    const fields = new FormData(form)
+    // PROTOCOL.md, "The browser side": a filled honeypot is a bot's; it is thanked, nothing sent.
+    if (fields.get('website')) {
+      form.reset()
+      toast({ ...content.success, duration: WAITLIST_TOAST_MS })
+      return
+    }
+    const email = String(fields.get('email') ?? '')
     inFlight.current = true
     setPending(true)
     const result = await joinWaitlist(email, readAttribution(window.location.href, document.referrer))
@@ -39,7 +51,22 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
           {content.heading}
         </h2>
         <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-orange-50">{content.subtext}</p>
-        <form method="post" onSubmit={onSubmit} className="mx-auto mt-10 flex max-w-xl flex-col gap-3 sm:flex-row">
+        {site.formAction ? <Outcomes id={content.id} outcomes={content.outcomes} /> : null}
+        {/* Without JavaScript and without our server, the browser still checks the address (method
+            "dialog" validates, then sends nothing) and the page says what is missing. */}
+        <form
+          method={site.formAction ? 'post' : 'dialog'}
+          action={site.formAction}
+          onSubmit={onSubmit}
+          className="relative mx-auto mt-10 flex max-w-xl flex-col gap-3 sm:flex-row"
+        >
+          {site.formAction ? (
+            <input type="hidden" name="token" defaultValue={FORM_TOKEN_SLOT} suppressHydrationWarning />
+          ) : null}
+          <div aria-hidden="true" className="absolute -left-[9999px] size-px overflow-hidden">
+            <label htmlFor="waitlist-website">{content.honeypotLabel}</label>
+            <input id="waitlist-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
+          </div>
           <label htmlFor="waitlist-email" className="sr-only">
             {content.emailLabel}
           </label>
@@ -63,6 +90,11 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
             {pending ? content.submitting : content.submit}
           </Button>
         </form>
+        {site.formAction ? null : (
+          <noscript>
+            <p className="mx-auto mt-4 max-w-xl rounded-xl bg-white px-4 py-3 font-semibold text-stone-900">{content.needsScript}</p>
+          </noscript>
+        )}
         <p className="mx-auto mt-6 max-w-xl text-sm text-pretty text-orange-50">
           {content.privacyNote}{' '}
           <a href={`#${privacyId}`} className="font-semibold text-white underline underline-offset-4">
@@ -72,4 +104,26 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
       </div>
     </section>
   )
+}
+
+/**
+ * The answers to the no-script post: each hidden until the server's redirect names it in the URL
+ * (`/#waitlist-joined`), then shown by `:target`, with no script at all.
+ */
+function Outcomes({ id, outcomes }: { id: string; outcomes: Content['waitlist']['outcomes'] }) {
+  return Object.entries(outcomes).map(([outcome, copy]) => (
+    <div
+      key={outcome}
+      id={`${id}-${outcome}`}
+      role="status"
+      tabIndex={-1}
+      className={cn(
+        'mx-auto mt-8 hidden max-w-xl scroll-mt-24 rounded-2xl focus:outline-none border-l-4 bg-white px-5 py-4 text-left text-stone-900 shadow-lg target:block',
+        outcome === 'joined' ? 'border-emerald-600' : 'border-red-600',
+      )}
+    >
+      <p className="font-semibold">{copy.title}</p>
+      <p className="mt-1 text-stone-700">{copy.description}</p>
+    </div>
+  ))
 }
