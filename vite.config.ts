@@ -8,6 +8,8 @@ const root = fileURLToPath(new URL('./web', import.meta.url))
 export default defineConfig({
   root,
   envDir: fileURLToPath(new URL('.', import.meta.url)),
+  // SITE_URL keeps the name the README gives it; like VITE_* it is public (the canonical address).
+  envPrefix: ['VITE_', 'SITE_URL'],
   plugins: [react(), tailwindcss()],
   define: {
     // The footer's year as of the build; the page corrects it in the browser (web/sections/footer.tsx).

@@ -45,7 +45,7 @@ if (pageOnly) {
 }
 
 async function prerender() {
-  /** @type {{ render: () => { html: string, title: string, description: string, lang: string } }} */
+  /** @type {{ render: () => import('../web/entry-prerender').Prerendered }} */
   const entry = await import(pathToFileURL(`${prerenderDir}/entry-prerender.js`).href)
   const page = entry.render()
   let html = await readFile(`${clientDir}/index.html`, 'utf8')
@@ -61,9 +61,8 @@ async function prerender() {
   // with the first paint (for the HTML's bandwidth or for a simulated slow phone's priority).
   html = html.replace(/<script type="module" crossorigin src=/g, '<script type="module" fetchpriority="low" crossorigin src=')
   const fill = {
-    '<!--app-lang-->': escapeHtml(page.lang),
-    '<!--app-title-->': escapeHtml(page.title),
-    '<!--app-description-->': escapeHtml(page.description),
+    '<!--app-lang-->': page.lang,
+    '<!--app-head-->': page.head,
     '<!--app-html-->': page.html,
   }
   for (const [outlet, value] of Object.entries(fill)) {
@@ -71,6 +70,35 @@ async function prerender() {
     html = html.replace(outlet, () => value)
   }
   await writeFile(`${clientDir}/index.html`, html)
+  for (const [path, text] of Object.entries(page.files)) await writeFile(`${clientDir}${path}`, text)
+  await renderImages(page.images)
+}
+
+/**
+ * The icons and the link preview, from SVG to PNG with resvg (WebAssembly: no native binary to
+ * install) and the Inter font from npm, so the image is the same on every machine.
+ * @param {import('../web/share').ShareImage[]} images
+ */
+async function renderImages(images) {
+  const { initWasm, Resvg } = await import('@resvg/resvg-wasm')
+  const modules = `${root}node_modules`
+  await initWasm(await readFile(`${modules}/@resvg/resvg-wasm/index_bg.wasm`)).catch((error) => {
+    // Initialised already: a second build in the same process (the tests build more than once).
+    if (!String(error).includes('Already initialized')) throw error
+  })
+  const fonts = ['400Regular/Inter_400Regular.ttf', '700Bold/Inter_700Bold.ttf', '800ExtraBold/Inter_800ExtraBold.ttf']
+  const fontBuffers = await Promise.all(fonts.map((font) => readFile(`${modules}/@expo-google-fonts/inter/${font}`)))
+  for (const image of images) {
+    const resvg = new Resvg(image.svg, {
+      fitTo: { mode: 'width', value: image.width },
+      font: { fontBuffers, loadSystemFonts: false, defaultFontFamily: 'Inter' },
+    })
+    const rendered = resvg.render()
+    if (rendered.width !== image.width || rendered.height !== image.height) {
+      throw new Error(`build: ${image.path} came out ${rendered.width}×${rendered.height}, expected ${image.width}×${image.height}`)
+    }
+    await writeFile(`${clientDir}${image.path}`, rendered.asPng())
+  }
 }
 
 /**
@@ -95,9 +123,4 @@ function compileServer() {
     stdio: 'inherit',
   })
   if (tsc.status !== 0) throw new Error('build: compiling the server failed (see above)')
-}
-
-/** @param {string} text */
-function escapeHtml(text) {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }

@@ -2,6 +2,8 @@
 // deployment picks its backend and support address without touching code (README, Configuration).
 
 export interface Site {
+  /** The page's public address (SITE_URL, no trailing slash): canonical link, share tags, sitemap. */
+  siteUrl: string
   /** Shown in the title, the copy and the footer. */
   productName: string
   /** The address the Contact Support toast tells visitors to write to. */
@@ -30,8 +32,12 @@ export function readSite(env: Record<string, string | undefined>): Site {
     problems.push(`VITE_WAITLIST_URL: expected an http(s) origin, got "${waitlistUrl}"`)
   }
   const anonKey = env.VITE_WAITLIST_ANON_KEY?.trim() ?? ''
+  const siteUrl = (env.SITE_URL?.trim() || 'http://localhost:3000').replace(/\/+$/, '')
+  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(siteUrl)) {
+    problems.push(`SITE_URL: expected the page's http(s) address, such as https://kennect.app, got "${siteUrl}"`)
+  }
   if (problems.length > 0) throw new Error(`Invalid site configuration:\n  ${problems.join('\n  ')}`)
-  return { productName, supportEmail, waitlistUrl, anonKey, formAction: waitlistUrl ? undefined : '/join' }
+  return { siteUrl, productName, supportEmail, waitlistUrl, anonKey, formAction: waitlistUrl ? undefined : '/join' }
 }
 
 // `import.meta.env` is undefined outside Vite (scripts run by tsx); the defaults apply there.

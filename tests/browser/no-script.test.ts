@@ -131,7 +131,7 @@ describe.skipIf(!chromiumAvailable)('the page built for a Supabase project, with
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'kennect-supabase-page-'))
     const build = spawnSync(process.execPath, ['scripts/build.mjs', '--page-only', '--out', out], {
-      env: { ...process.env, VITE_WAITLIST_URL: 'https://project.supabase.co', VITE_WAITLIST_ANON_KEY: 'anon-key' },
+      env: { ...process.env, VITE_WAITLIST_URL: 'https://project.supabase.co', VITE_WAITLIST_ANON_KEY: 'anon-key', SITE_URL: 'https://kennect.example' },
       encoding: 'utf8',
     })
     if (build.status !== 0) throw new Error(`the Supabase page did not build:\n${build.stderr}`)
@@ -154,6 +154,8 @@ describe.skipIf(!chromiumAvailable)('the page built for a Supabase project, with
     expect(await notice.isVisible()).toBe(true)
     expect(await notice.innerText()).toBe(content.waitlist.needsScript)
     expect(await page.locator('form input[name="token"]').count()).toBe(0)
+    // The build's SITE_URL is the address the page gives as its own.
+    expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe('https://kennect.example/')
     expect(await page.locator('[id^="waitlist-"][role="status"]').count()).toBe(0)
     await emailInput(page).fill('not-an-address')
     await joinButton(page).click()

@@ -1,0 +1,189 @@
+// How the page presents itself outside the browser tab (issue #6, "Shares well"): the head's
+// canonical link, Open Graph and Twitter card tags, JSON-LD, icons and manifest, and the files
+// crawlers and chat apps ask for. The build (scripts/build.mjs) writes the files and renders the
+// images' SVG to PNG; everything they say comes from web/content.ts and SITE_URL.
+import type { Content } from './content'
+import faviconSvg from './share/favicon.svg?raw'
+import ogTemplate from './share/og-image.svg?raw'
+import type { Site } from './site'
+
+export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630 } as const
+/** The tab's colour on phones: the hero's background, which is what the top of the page shows. */
+export const THEME_COLOR = '#0c0a09'
+const BACKGROUND_COLOR = '#fafaf9'
+const BRAND_COLOR = '#c2410c'
+
+/** A PNG the build renders from an SVG: `size` wide, `height` (default `size`) high. */
+export interface ShareImage {
+  path: string
+  svg: string
+  width: number
+  height: number
+}
+
+export interface ShareKit {
+  /** Tags for the page's <head>. */
+  head: string
+  /** Text files by path: robots.txt, sitemap.xml, the manifest, the SVG favicon. */
+  files: Record<string, string>
+  images: ShareImage[]
+}
+
+type ShareContent = Pick<Content, 'meta' | 'hero' | 'waitlist' | 'footer'>
+
+export function shareKit(site: Site, content: ShareContent, builtAt: Date): ShareKit {
+  const home = `${site.siteUrl}/`
+  const url = (path: string) => `${site.siteUrl}${path}`
+  const { meta, hero } = content
+  const imageAlt = `${site.productName}: ${hero.headline}`
+  const icons = {
+    png32: { path: '/favicon-32.png', svg: icon({ rounded: true, scale: 1 }), width: 32, height: 32 },
+    // iOS rounds the corners itself and shows transparency as black: a full square.
+    apple: { path: '/apple-touch-icon.png', svg: icon({ rounded: false, scale: 0.8 }), width: 180, height: 180 },
+    any192: { path: '/icon-192.png', svg: icon({ rounded: true, scale: 1 }), width: 192, height: 192 },
+    any512: { path: '/icon-512.png', svg: icon({ rounded: true, scale: 1 }), width: 512, height: 512 },
+    // Android crops maskable icons to a circle or squircle: the paw stays inside the safe zone.
+    maskable: { path: '/icon-maskable-512.png', svg: icon({ rounded: false, scale: 0.7 }), width: 512, height: 512 },
+  } satisfies Record<string, ShareImage>
+
+  const structuredData = {
+    '@context': 'https://schema.org',
+    '@graph': [
+      {
+        '@type': 'Organization',
+        '@id': `${home}#organization`,
+        name: site.productName,
+        url: home,
+        logo: url(icons.any512.path),
+        email: site.supportEmail,
+        contactPoint: { '@type': 'ContactPoint', contactType: 'customer support', email: site.supportEmail },
+      },
+      {
+        '@type': 'MobileApplication',
+        '@id': `${home}#app`,
+        name: site.productName,
+        description: meta.description,
+        url: home,
+        image: url(OG_IMAGE.path),
+        operatingSystem: 'iOS',
+        applicationCategory: 'LifestyleApplication',
+        publisher: { '@id': `${home}#organization` },
+      },
+    ],
+  }
+
+  const tags: [string, Record<string, string>][] = [
+    ['link', { rel: 'canonical', href: home }],
+    ['link', { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }],
+    ['link', { rel: 'icon', href: icons.png32.path, sizes: '32x32', type: 'image/png' }],
+    ['link', { rel: 'apple-touch-icon', href: icons.apple.path }],
+    ['link', { rel: 'manifest', href: '/manifest.webmanifest' }],
+    ['meta', { name: 'theme-color', content: THEME_COLOR }],
+    ['meta', { name: 'color-scheme', content: 'light dark' }],
+    ['meta', { property: 'og:type', content: 'website' }],
+    ['meta', { property: 'og:site_name', content: site.productName }],
+    ['meta', { property: 'og:title', content: meta.title }],
+    ['meta', { property: 'og:description', content: meta.description }],
+    ['meta', { property: 'og:url', content: home }],
+    ['meta', { property: 'og:locale', content: 'en_US' }],
+    ['meta', { property: 'og:image', content: url(OG_IMAGE.path) }],
+    ['meta', { property: 'og:image:type', content: 'image/png' }],
+    ['meta', { property: 'og:image:width', content: String(OG_IMAGE.width) }],
+    ['meta', { property: 'og:image:height', content: String(OG_IMAGE.height) }],
+    ['meta', { property: 'og:image:alt', content: imageAlt }],
+    ['meta', { name: 'twitter:card', content: 'summary_large_image' }],
+    ['meta', { name: 'twitter:title', content: meta.title }],
+    ['meta', { name: 'twitter:description', content: meta.description }],
+    ['meta', { name: 'twitter:image', content: url(OG_IMAGE.path) }],
+    ['meta', { name: 'twitter:image:alt', content: imageAlt }],
+  ]
+  const head = [
+    ...tags.map(([name, attributes]) => `<${name} ${Object.entries(attributes).map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')} />`),
+    // A data block, never run (so the page's script-src 'self' is not involved); `<` is escaped so
+    // no text can close the element.
+    `<script type="application/ld+json">${JSON.stringify(structuredData).replace(/</g, '\\u003c')}</script>`,
+  ].join('\n    ')
+
+  const manifest = {
+    name: `${site.productName}: ${hero.headline}`,
+    short_name: site.productName,
+    description: meta.description,
+    lang: meta.lang,
+    start_url: '/',
+    scope: '/',
+    // A web page that tells people about an app, not the app: it opens in the browser.
+    display: 'browser',
+    theme_color: THEME_COLOR,
+    background_color: BACKGROUND_COLOR,
+    icons: [
+      { src: icons.any192.path, sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: icons.any512.path, sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: icons.maskable.path, sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  }
+
+  return {
+    head,
+    files: {
+      '/favicon.svg': faviconSvg,
+      '/manifest.webmanifest': `${JSON.stringify(manifest, null, 2)}\n`,
+      // The operators' page and the form and API routes are not for search engines.
+      '/robots.txt': `User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /join\nDisallow: /rest/\n\nSitemap: ${url('/sitemap.xml')}\n`,
+      '/sitemap.xml': [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        `  <url><loc>${escapeHtml(home)}</loc><lastmod>${builtAt.toISOString().slice(0, 10)}</lastmod></url>`,
+        '</urlset>',
+        '',
+      ].join('\n'),
+    },
+    images: [...Object.values(icons), { ...OG_IMAGE, svg: ogImage(site, content) }],
+  }
+}
+
+/** The paw of the favicon on the brand colour, the paw scaled about the centre. */
+function icon({ rounded, scale }: { rounded: boolean; scale: number }): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32"${rounded ? ' rx="8"' : ''} fill="${BRAND_COLOR}"/><g transform="translate(16 16) scale(${scale}) translate(-16 -16)">${paw()}</g></svg>`
+}
+
+/** The paw's shapes, taken from the favicon so there is one drawing of it. */
+function paw(): string {
+  const match = /<g fill="#fff">[\s\S]*?<\/g>/.exec(faviconSvg)
+  if (!match) throw new Error('web/share/favicon.svg: expected the paw in <g fill="#fff">…</g>')
+  return match[0]
+}
+
+function ogImage(site: Site, { hero, waitlist }: ShareContent): string {
+  const lines = wrap(hero.headline, 22)
+  const lineHeight = 88
+  const fill: Record<string, string> = {
+    mark: `<rect width="32" height="32" rx="8" fill="${BRAND_COLOR}"/>${paw()}`,
+    product: escapeHtml(site.productName),
+    // The headline block sits between the name (y 110) and the button (y 470), centred.
+    headlineY: String(Math.round(290 - ((lines.length - 1) * lineHeight) / 2 + 26)),
+    headline: lines.map((line, i) => `<tspan x="80" dy="${i === 0 ? 0 : lineHeight}">${escapeHtml(line)}</tspan>`).join(''),
+    pill: escapeHtml(waitlist.submit),
+    pillWidth: String(Math.round(waitlist.submit.length * 13 + 64)),
+    host: escapeHtml(new URL(site.siteUrl).host),
+  }
+  return ogTemplate.replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
+    const value = fill[key]
+    if (value === undefined) throw new Error(`web/share/og-image.svg: nothing to fill {{${key}}} with`)
+    return value
+  })
+}
+
+/** Greedy word wrap at `width` characters: the SVG text has no wrapping of its own. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = []
+  for (const word of text.split(/\s+/)) {
+    const last = lines.at(-1)
+    if (last !== undefined && `${last} ${word}`.length <= width) lines[lines.length - 1] = `${last} ${word}`
+    else lines.push(word)
+  }
+  return lines
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+}
