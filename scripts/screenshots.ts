@@ -1,5 +1,6 @@
-// Full-page screenshots of the built page at phone and desktop widths, for the README and review:
-// `npx tsx scripts/screenshots.ts [url] [outdir]` while the server runs.
+// Full-page screenshots of the built page at phone and desktop widths, in the light and the dark
+// scheme, for the README and review: `npx tsx scripts/screenshots.ts [url] [outdir]` while the
+// server runs.
 import { launchChromium } from '../tests/support/chromium'
 
 const url = process.argv[2] ?? 'http://127.0.0.1:3000/'
@@ -9,11 +10,14 @@ const widths = [
   { name: 'desktop-1280', width: 1280, height: 800 },
 ]
 
-for (const { name, width, height } of widths) {
-  const browser = await launchChromium()
-  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 })
-  await page.goto(url, { waitUntil: 'networkidle' })
-  await page.screenshot({ path: `${outDir}/${name}.png`, fullPage: true })
-  await browser.close()
-  console.log(`${outDir}/${name}.png`)
+for (const colorScheme of ['light', 'dark'] as const) {
+  for (const { name, width, height } of widths) {
+    const browser = await launchChromium()
+    const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme })
+    await page.goto(url, { waitUntil: 'networkidle' })
+    const path = `${outDir}/${name}${colorScheme === 'dark' ? '-dark' : ''}.png`
+    await page.screenshot({ path, fullPage: true })
+    await browser.close()
+    console.log(path)
+  }
 }

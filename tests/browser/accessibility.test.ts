@@ -1,4 +1,5 @@
-// axe-core over the page as a phone and a desktop show it, and with a toast on screen.
+// axe-core over the page as a phone and a desktop show it, in the light and the dark scheme, with a
+// toast on screen, and without JavaScript with a message of the no-script form.
 import AxeBuilder from '@axe-core/playwright'
 import { describe, expect, it } from 'vitest'
 import { content } from '../../web/content'
@@ -10,10 +11,17 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
   const suite = useServerAndBrowser()
 
   it.each([
-    { width: 390, height: 844 },
-    { width: 1280, height: 800 },
-  ])('finds no violation at $width px', async (viewport) => {
-    const { page } = await visit(suite.browser, `${suite.server.url}/`, { viewport })
+    { width: 390, height: 844, colorScheme: 'light' },
+    { width: 1280, height: 800, colorScheme: 'light' },
+    { width: 390, height: 844, colorScheme: 'dark' },
+    { width: 1280, height: 800, colorScheme: 'dark' },
+  ] as const)('finds no violation at $width px in the $colorScheme scheme', async ({ colorScheme, ...viewport }) => {
+    const { page } = await visit(suite.browser, `${suite.server.url}/`, { viewport, colorScheme })
+    // The scheme really is the one asked for: the page's background follows it.
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    const lightness = Number(/^lab\(([\d.]+)/.exec(background)?.[1])
+    if (colorScheme === 'dark') expect(lightness).toBeLessThan(10)
+    else expect(lightness).toBeGreaterThan(90)
     await waitForHydration(page)
     const results = await new AxeBuilder({ page }).analyze()
     const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
@@ -25,6 +33,21 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
     await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))
     const withToast = await new AxeBuilder({ page }).analyze()
     expect(withToast.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(', ')}`)).toEqual([])
+    await page.context().close()
+  })
+
+  it.each(['light', 'dark'] as const)('finds no violation without the page script, a message of the form on screen (%s)', async (colorScheme) => {
+    // axe itself needs JavaScript: the page's own script is blocked instead, as when it never loads.
+    const { page } = await visit(suite.browser, `${suite.server.url}/#waitlist-invalid`, { colorScheme }, (p) =>
+      p.route('**/assets/*.js', (route) => route.abort()),
+    )
+    expect(await page.locator('#waitlist-invalid').isVisible()).toBe(true)
+    // The scheme is chosen by CSS alone, so it is right from the first paint (no flash).
+    const lightness = Number(/^lab\(([\d.]+)/.exec(await page.evaluate(() => getComputedStyle(document.body).backgroundColor))?.[1])
+    if (colorScheme === 'dark') expect(lightness).toBeLessThan(10)
+    else expect(lightness).toBeGreaterThan(90)
+    const results = await new AxeBuilder({ page }).analyze()
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(', ')}`)).toEqual([])
     await page.context().close()
   })
 })

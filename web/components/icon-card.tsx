@@ -7,17 +7,17 @@ export function IconCard({ card, muted = false, className }: { card: Card; muted
   return (
     <li
       className={cn(
-        'flex gap-4 rounded-2xl border border-stone-200 p-5 shadow-sm sm:block sm:p-6',
-        muted ? 'bg-stone-50' : 'bg-white',
+        'flex gap-4 rounded-2xl border border-stone-200 dark:border-stone-800 p-5 shadow-sm sm:block sm:p-6',
+        muted ? 'bg-stone-50 dark:bg-stone-900' : 'bg-white dark:bg-stone-900',
         className,
       )}
     >
-      <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-brand-100 text-brand-800">
+      <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-brand-100 dark:bg-brand-950 text-brand-800 dark:text-brand-300">
         <Icon name={card.icon} className="size-6" />
       </span>
       <div>
-        <h3 className="text-lg font-semibold text-stone-900 sm:mt-4">{card.title}</h3>
-        <p className="mt-1 text-stone-700 sm:mt-2">{card.text}</p>
+        <h3 className="text-lg font-semibold text-stone-900 dark:text-stone-50 sm:mt-4">{card.title}</h3>
+        <p className="mt-1 text-stone-700 dark:text-stone-300 sm:mt-2">{card.text}</p>
       </div>
     </li>
   )

@@ -6,21 +6,21 @@ export function About({ content }: { content: Content['about'] }) {
     <section id={content.id} aria-labelledby={headingId} className="mx-auto max-w-6xl px-5 py-20 sm:px-8 sm:py-28">
       <div className="grid gap-12 lg:grid-cols-[1.3fr_1fr] lg:items-center">
         <div>
-          <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">{content.eyebrow}</p>
-          <h2 id={headingId} className="mt-3 text-3xl font-bold tracking-tight text-balance text-stone-900 sm:text-4xl">
+          <p className="text-sm font-semibold tracking-wide text-brand-800 dark:text-brand-300 uppercase">{content.eyebrow}</p>
+          <h2 id={headingId} className="mt-3 text-3xl font-bold tracking-tight text-balance text-stone-900 dark:text-stone-50 sm:text-4xl">
             {content.heading}
           </h2>
           {content.paragraphs.map((paragraph) => (
-            <p key={paragraph} className="mt-5 text-lg text-pretty text-stone-700">
+            <p key={paragraph} className="mt-5 text-lg text-pretty text-stone-700 dark:text-stone-300">
               {paragraph}
             </p>
           ))}
         </div>
         <ul className="grid gap-4 sm:grid-cols-3 lg:grid-cols-1">
           {content.facts.map((fact) => (
-            <li key={fact.label} className="rounded-2xl border border-brand-200 bg-brand-50 p-6">
-              <strong className="block text-3xl font-extrabold text-brand-800">{fact.value}</strong>
-              <span className="mt-1 block text-stone-700">{fact.label}</span>
+            <li key={fact.label} className="rounded-2xl border border-brand-200 dark:border-brand-900 bg-brand-50 dark:bg-brand-950 p-6">
+              <strong className="block text-3xl font-extrabold text-brand-800 dark:text-brand-300">{fact.value}</strong>
+              <span className="mt-1 block text-stone-700 dark:text-stone-300">{fact.label}</span>
             </li>
           ))}
         </ul>

@@ -11,7 +11,7 @@ export function Footer({ content, privacyId }: { content: Content['footer']; pri
   useEffect(() => setYear(new Date().getFullYear()), [])
 
   return (
-    <footer className="bg-stone-950 text-stone-300">
+    <footer className="bg-stone-950 text-stone-300 dark:border-t dark:border-white/10">
       <div className="mx-auto grid max-w-6xl gap-10 px-5 py-14 sm:grid-cols-[2fr_1fr] sm:px-8">
         <div>
           <p className="flex items-center gap-2 text-xl font-bold text-white">

@@ -92,7 +92,7 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
         </form>
         {site.formAction ? null : (
           <noscript>
-            <p className="mx-auto mt-4 max-w-xl rounded-xl bg-white px-4 py-3 font-semibold text-stone-900">{content.needsScript}</p>
+            <p className="mx-auto mt-4 max-w-xl rounded-xl bg-white dark:bg-stone-900 px-4 py-3 font-semibold text-stone-900 dark:text-stone-50">{content.needsScript}</p>
           </noscript>
         )}
         <p className="mx-auto mt-6 max-w-xl text-sm text-pretty text-orange-50">
@@ -118,12 +118,12 @@ function Outcomes({ id, outcomes }: { id: string; outcomes: Content['waitlist'][
       role="status"
       tabIndex={-1}
       className={cn(
-        'mx-auto mt-8 hidden max-w-xl scroll-mt-24 rounded-2xl focus:outline-none border-l-4 bg-white px-5 py-4 text-left text-stone-900 shadow-lg target:block',
+        'mx-auto mt-8 hidden max-w-xl scroll-mt-24 rounded-2xl focus:outline-none border-l-4 bg-white dark:bg-stone-900 px-5 py-4 text-left text-stone-900 dark:text-stone-50 shadow-lg target:block',
         outcome === 'joined' ? 'border-emerald-600' : 'border-red-600',
       )}
     >
       <p className="font-semibold">{copy.title}</p>
-      <p className="mt-1 text-stone-700">{copy.description}</p>
+      <p className="mt-1 text-stone-700 dark:text-stone-300">{copy.description}</p>
     </div>
   ))
 }

@@ -14,8 +14,8 @@ export function WhyChoose({ content }: { content: Content['whyChoose'] }) {
               <Icon name={item.icon} className="size-6" />
             </span>
             <div>
-              <h3 className="text-lg font-semibold text-stone-900">{item.title}</h3>
-              <p className="mt-1 text-stone-700">{item.text}</p>
+              <h3 className="text-lg font-semibold text-stone-900 dark:text-stone-50">{item.title}</h3>
+              <p className="mt-1 text-stone-700 dark:text-stone-300">{item.text}</p>
             </div>
           </li>
         ))}

@@ -25,7 +25,7 @@ const toastVariants = cva(
   {
     variants: {
       variant: {
-        default: 'border-stone-200 bg-white text-stone-900',
+        default: 'border-stone-200 dark:border-stone-800 bg-white dark:bg-stone-900 text-stone-900 dark:text-stone-50',
         destructive: 'border-red-800 bg-red-700 text-white',
       },
     },
