@@ -38,9 +38,9 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
 
   it.each(['light', 'dark'] as const)('finds no violation without the page script, a message of the form on screen (%s)', async (colorScheme) => {
     // axe itself needs JavaScript: the page's own script is blocked instead, as when it never loads.
-    const { page } = await visit(suite.browser, `${suite.server.url}/#waitlist-invalid`, { colorScheme }, (p) =>
-      p.route('**/assets/*.js', (route) => route.abort()),
-    )
+    const { page } = await visit(suite.browser, `${suite.server.url}/#waitlist-invalid`, { colorScheme }, async (p) => {
+      await p.route('**/assets/*.js', (route) => route.abort())
+    })
     expect(await page.locator('#waitlist-invalid').isVisible()).toBe(true)
     // The scheme is chosen by CSS alone, so it is right from the first paint (no flash).
     const lightness = Number(/^lab\(([\d.]+)/.exec(await page.evaluate(() => getComputedStyle(document.body).backgroundColor))?.[1])
