@@ -42,7 +42,7 @@ const schema = z.object({
     message: 'expected at least 32 characters (e.g. `openssl rand -base64 32`)',
   }),
   /** A no-script post sooner than this after the page was sent is a bot's: success shown, nothing stored. */
-  FORM_MIN_SECONDS: z.coerce.number().min(0).max(60).default(3),
+  FORM_MIN_SECONDS: z.coerce.number().min(0).max(60).default(2),
   /** 1: addresses at disposable-mail domains are answered as invalid. */
   BLOCK_DISPOSABLE_EMAIL: z.enum(['0', '1']).default('0').transform((flag) => flag === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -111,7 +111,7 @@ describe.skipIf(!chromiumAvailable)('the form without JavaScript, on our server'
 })
 
 describe.skipIf(!chromiumAvailable)('the form without JavaScript, sent sooner than a person could', () => {
-  const suite = useServerAndBrowser() // FORM_MIN_SECONDS: 3, the default
+  const suite = useServerAndBrowser() // FORM_MIN_SECONDS: 2, the default
 
   it('shows the thank-you message and stores nothing', async () => {
     const { page } = await openWithoutScript(suite.browser, `${suite.server.url}/`)

@@ -17,7 +17,21 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: 20,
       RATE_LIMIT_PER_HOUR: 200,
       CORS_ORIGINS: ['*'],
+      FORM_SECRET: undefined,
+      FORM_MIN_SECONDS: 2,
+      BLOCK_DISPOSABLE_EMAIL: false,
     })
+  })
+
+  it('checks the bot settings: a long enough form secret, a sane minimum time, a 0/1 switch', () => {
+    expect(loadConfig({ FORM_SECRET: 'x'.repeat(32), FORM_MIN_SECONDS: '0.5', BLOCK_DISPOSABLE_EMAIL: '1' })).toMatchObject({
+      FORM_SECRET: 'x'.repeat(32),
+      FORM_MIN_SECONDS: 0.5,
+      BLOCK_DISPOSABLE_EMAIL: true,
+    })
+    expect(() => loadConfig({ FORM_SECRET: 'short' })).toThrow(/FORM_SECRET: expected at least 32 characters/)
+    expect(() => loadConfig({ FORM_MIN_SECONDS: '120' })).toThrow(/FORM_MIN_SECONDS/)
+    expect(() => loadConfig({ BLOCK_DISPOSABLE_EMAIL: 'yes' })).toThrow(/BLOCK_DISPOSABLE_EMAIL/)
   })
 
   it('treats an empty variable as unset', () => {
