@@ -4,7 +4,8 @@ import { ConfigError, loadConfig } from '../../server/config'
 describe('loadConfig', () => {
   it('uses the documented defaults for an empty environment', () => {
     const config = loadConfig({})
-    expect([config.DATABASE_URL, config.WAITLIST_ANON_KEY, config.ADMIN_TOKEN, config.TRUST_PROXY]).toEqual([
+    expect([config.DATABASE_URL, config.WAITLIST_ANON_KEY, config.ADMIN_TOKEN, config.TRUST_PROXY, config.FORM_SECRET]).toEqual([
+      undefined,
       undefined,
       undefined,
       undefined,
@@ -17,7 +18,6 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: 20,
       RATE_LIMIT_PER_HOUR: 200,
       CORS_ORIGINS: ['*'],
-      FORM_SECRET: undefined,
       FORM_MIN_SECONDS: 2,
       BLOCK_DISPOSABLE_EMAIL: false,
     })
