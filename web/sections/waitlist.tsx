@@ -23,12 +23,12 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
     if (inFlight.current) return
     const form = event.currentTarget
     const fields = new FormData(form)
-    // PROTOCOL.md, "The browser side": a filled honeypot is a bot's; it is thanked, nothing sent.
-    if (fields.get('website')) {
+    const thank = () => {
       form.reset()
       toast({ ...content.success, duration: WAITLIST_TOAST_MS })
-      return
     }
+    // PROTOCOL.md, "The browser side": a filled honeypot is a bot's; it is thanked, nothing sent.
+    if (fields.get('website')) return thank()
     const email = String(fields.get('email') ?? '')
     inFlight.current = true
     setPending(true)
@@ -36,12 +36,8 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
     inFlight.current = false
     setPending(false)
     // SPEC §4: success resets the form; failure keeps what was typed so the visitor can retry.
-    if (result.ok) {
-      form.reset()
-      toast({ ...content.success, duration: WAITLIST_TOAST_MS })
-    } else {
-      toast({ ...content.failure, variant: 'destructive', duration: WAITLIST_TOAST_MS })
-    }
+    if (result.ok) thank()
+    else toast({ ...content.failure, variant: 'destructive', duration: WAITLIST_TOAST_MS })
   }
 
   return (
