@@ -12,6 +12,9 @@ const tokenAged = (ageMs: number, secret = FORM_SECRET) => formTokens(secret, 0)
 const submit = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
   fetch(`${url}/join`, { method: 'POST', body: new URLSearchParams(fields), headers, redirect: 'manual' })
 
+const insert = (url: string, email: string) =>
+  fetch(`${url}/rest/v1/waitlist`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
+
 /** Where the answer sends the browser: `joined`, `invalid`… (the part after `/#waitlist-`). */
 async function outcomeOf(answer: Response): Promise<string> {
   expect(answer.status).toBe(303)
@@ -138,13 +141,11 @@ describe('the limiter', () => {
     server = await startServer({ FORM_SECRET, RATE_LIMIT_PER_MINUTE: '3' })
     const url = server.url
     for (const email of ['r1@example.com', 'r2@example.com']) {
-      const insert = await fetch(`${url}/rest/v1/waitlist`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
-      expect(insert.status).toBe(201)
+      expect((await insert(url, email)).status).toBe(201)
     }
     expect(await outcomeOf(await submit(url, { email: 'r3@example.com', token: tokenAged(10_000) }))).toBe('joined')
     expect(await outcomeOf(await submit(url, { email: 'r4@example.com', token: tokenAged(10_000) }))).toBe('busy')
-    const insert = await fetch(`${url}/rest/v1/waitlist`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'r5@example.com' }) })
-    expect(insert.status).toBe(429)
+    expect((await insert(url, 'r5@example.com')).status).toBe(429)
     expect((await server.app.store.list({ limit: 10 })).map((row) => row.email).sort()).toEqual(['r1@example.com', 'r2@example.com', 'r3@example.com'])
   })
 
@@ -168,9 +169,6 @@ describe('the limiter', () => {
 describe('BLOCK_DISPOSABLE_EMAIL on the PostgREST insert', () => {
   let server: TestServer | undefined
   afterEach(() => server?.close())
-  const insert = (url: string, email: string) =>
-    fetch(`${url}/rest/v1/waitlist`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
-
   it('answers a disposable address as the format check answers a bad one; off by default', async () => {
     server = await startServer({ BLOCK_DISPOSABLE_EMAIL: '1' })
     const refused = await insert(server.url, 'temp@mailinator.com')

@@ -1,11 +1,20 @@
 // axe-core over the page as a phone and a desktop show it, in the light and the dark scheme, with a
 // toast on screen, and without JavaScript with a message of the no-script form.
 import AxeBuilder from '@axe-core/playwright'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { content } from '../../web/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { toasts, visit, waitForHydration } from '../support/page'
+
+/** The page's background is near black in the dark scheme, near white in the light one. */
+async function expectScheme(page: Page, scheme: 'light' | 'dark') {
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  const lightness = Number(/^lab\(([\d.]+)/.exec(background)?.[1])
+  if (scheme === 'dark') expect(lightness).toBeLessThan(10)
+  else expect(lightness).toBeGreaterThan(90)
+}
 
 describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
   const suite = useServerAndBrowser()
@@ -18,10 +27,7 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
   ] as const)('finds no violation at $width px in the $colorScheme scheme', async ({ colorScheme, ...viewport }) => {
     const { page } = await visit(suite.browser, `${suite.server.url}/`, { viewport, colorScheme })
     // The scheme really is the one asked for: the page's background follows it.
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
-    const lightness = Number(/^lab\(([\d.]+)/.exec(background)?.[1])
-    if (colorScheme === 'dark') expect(lightness).toBeLessThan(10)
-    else expect(lightness).toBeGreaterThan(90)
+    await expectScheme(page, colorScheme)
     await waitForHydration(page)
     const results = await new AxeBuilder({ page }).analyze()
     const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
@@ -43,9 +49,7 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
     })
     expect(await page.locator('#waitlist-invalid').isVisible()).toBe(true)
     // The scheme is chosen by CSS alone, so it is right from the first paint (no flash).
-    const lightness = Number(/^lab\(([\d.]+)/.exec(await page.evaluate(() => getComputedStyle(document.body).backgroundColor))?.[1])
-    if (colorScheme === 'dark') expect(lightness).toBeLessThan(10)
-    else expect(lightness).toBeGreaterThan(90)
+    await expectScheme(page, colorScheme)
     const results = await new AxeBuilder({ page }).analyze()
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(', ')}`)).toEqual([])
     await page.context().close()
