@@ -49,6 +49,12 @@ const schema = z.object({
 })
 
 export type Config = z.infer<typeof schema>
+
+/**
+ * Variables whose value is a secret (a password inside a URL, a token, a key): a bad one is named
+ * with its problem, never printed, since start-up output ends up in logs and support tickets.
+ */
+const SECRETS: ReadonlySet<string> = new Set(['DATABASE_URL', 'WAITLIST_ANON_KEY', 'ADMIN_TOKEN', 'FORM_SECRET'])
 export type Env = Record<string, string | undefined>
 
 export class ConfigError extends Error {
@@ -66,7 +72,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (result.success) return result.data
   const lines = result.error.issues.map((issue) => {
     const key = String(issue.path[0] ?? 'config')
-    return `  ${key}: ${issue.message}, got ${JSON.stringify(input[key] ?? null)}`
+    const shown = SECRETS.has(key) ? ' (value not shown: it holds a secret)' : `, got ${JSON.stringify(input[key] ?? null)}`
+    return `  ${key}: ${issue.message}${shown}`
   })
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
 }

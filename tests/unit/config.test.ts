@@ -51,9 +51,31 @@ describe('loadConfig', () => {
     }
     expect(message).toContain('PORT: ')
     expect(message).toContain('got "x"')
-    expect(message).toContain('DATABASE_URL: expected a postgres:// or postgresql:// URL, got "mysql://db"')
+    expect(message).toContain('DATABASE_URL: expected a postgres:// or postgresql:// URL')
     expect(message).toContain('RATE_LIMIT_PER_MINUTE: ')
     expect(message).toContain('CORS_ORIGINS: ')
+  })
+
+  it('never prints the value of a secret: passwords in URLs, tokens, keys', () => {
+    const env = {
+      DATABASE_URL: 'mysql://admin:SuperSecret123@db/x',
+      ADMIN_TOKEN: 'fifteen-chars-x',
+      FORM_SECRET: 'short-form-secret',
+      WAITLIST_ANON_KEY: ' ',
+      PORT: 'x',
+    }
+    let message = ''
+    try {
+      loadConfig(env)
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toContain('DATABASE_URL: expected a postgres:// or postgresql:// URL (value not shown: it holds a secret)')
+    expect(message).toContain('ADMIN_TOKEN: expected at least 16 characters (value not shown: it holds a secret)')
+    expect(message).toContain('FORM_SECRET: expected at least 32 characters')
+    expect(message).toContain('PORT: ') // not a secret: its value helps
+    expect(message).toContain('got "x"')
+    for (const secret of ['SuperSecret123', 'admin:', 'fifteen-chars-x', 'short-form-secret']) expect(message).not.toContain(secret)
   })
 
   it('splits the CORS origin list', () => {
