@@ -4,14 +4,22 @@ import type { SignUp } from './store/store.js'
 export const CSV_COLUMNS = ['id', 'email', 'created_at', 'utm_source', 'utm_medium', 'utm_campaign', 'referrer'] as const
 
 /**
- * One cell. A value starting with =, +, -, @, tab or carriage return would be read as a formula
- * by a spreadsheet (CSV injection): it gets a leading apostrophe, which spreadsheets show as text.
- * Then RFC 4180 quoting.
+ * A formula character (=, +, -, @) at the start of the value or after any character a
+ * spreadsheet may split cells on (comma, semicolon in most European locales, tab, pipe, line
+ * breaks), past spaces and quotes; or a tab or carriage return at the start (CSV injection).
+ */
+const FORMULA_AFTER_SEPARATOR = /(^|[,;\t|\r\n])([ "]*)(?=[=+\-@])/g
+const CONTROL_AT_START = /^([ "]*)(?=[\t\r])/
+
+/**
+ * One cell: every formula character that could begin a cell, in any locale's way of splitting
+ * the line, gets a leading apostrophe (spreadsheets show it as text); then the cell is quoted
+ * (RFC 4180), so a reader that honours quotes sees one cell whatever it contains.
  */
 export function csvCell(value: string | number | null): string {
-  let text = value === null ? '' : String(value)
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+  if (value === null) return ''
+  const text = String(value).replace(FORMULA_AFTER_SEPARATOR, "$1$2'").replace(CONTROL_AT_START, "$1'")
+  return `"${text.replace(/"/g, '""')}"`
 }
 
 export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`

@@ -59,7 +59,7 @@ describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
     const lines = stdout.trimEnd().split('\r\n')
     expect(lines[0]).toBe('id,email,created_at,utm_source,utm_medium,utm_campaign,referrer')
     expect(lines).toHaveLength(4)
-    expect(lines[1]).toMatch(/^\d+,ada@example\.com,\d{4}-\d\d-\d\dT[\d:.]+Z,newsletter,email,,$/)
+    expect(lines[1]).toMatch(/^"\d+","ada@example\.com","\d{4}-\d\d-\d\dT[\d:.]+Z","newsletter","email",,$/)
     expect(lines[2]).toContain(`,"'=HYPERLINK(""http://evil.example"",""click"")",,,"a,b.example"`)
   })
 

@@ -1,30 +1,74 @@
+import { parse } from 'csv-parse/sync'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { csvCell, csvLine } from '../../server/csv'
+import { CSV_HEADER, csvCell, csvLine } from '../../server/csv'
+
+/** What a spreadsheet may take for the start of a formula (OWASP, CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/
+/** Where a spreadsheet may start a new cell: comma, semicolon (most European locales), tab, pipe, line breaks. */
+const SEPARATORS = [',', ';', '\t', '|', '\r', '\n']
+
+/** Every piece a spreadsheet splitting the line on `separator` would make, quotes and spaces stripped. */
+function piecesSplitOn(line: string, separator: string): string[] {
+  return line.split(separator).map((piece) => piece.replace(/^[" ]+/, ''))
+}
+
+const hostile = ['x;=1+2', '=HYPERLINK("http://x","y")', 'a,+1', 'ok|@SUM(A1)', 'a\n-1', 'b\t=2', ' =3', '\rcmd', 'x; =1', '==', '-']
 
 describe('csvCell', () => {
   it.each([
     ['=HYPERLINK("http://x","y")', `"'=HYPERLINK(""http://x"",""y"")"`],
-    ['+1', "'+1"],
-    ['-1+2', "'-1+2"],
-    ['@SUM(A1)', "'@SUM(A1)"],
-    ['\tcmd', "'\tcmd"],
+    ['+1', `"'+1"`],
+    ['-1+2', `"'-1+2"`],
+    ['@SUM(A1)', `"'@SUM(A1)"`],
+    ['\tcmd', `"'\tcmd"`],
     ['\rcmd', `"'\rcmd"`],
-  ])('neutralises %j so a spreadsheet shows it as text', (input, expected) => {
+    ['x;=1+2', `"x;'=1+2"`],
+    ['a|@b', `"a|'@b"`],
+    ['a,  -1', `"a,  '-1"`],
+  ])('neutralises %j, after any separator a spreadsheet may split on', (input, expected) => {
     expect(csvCell(input)).toBe(expected)
   })
 
-  it('quotes commas, quotes and line breaks, and leaves plain text alone', () => {
+  it('quotes every cell, doubles quotes, keeps plain text and leaves null empty', () => {
     expect(csvCell('a,b')).toBe('"a,b"')
     expect(csvCell('say "hi"')).toBe('"say ""hi"""')
     expect(csvCell('two\nlines')).toBe('"two\nlines"')
-    expect(csvCell('ada@example.com')).toBe('ada@example.com')
+    expect(csvCell('ada-lovelace+dogs@example.com')).toBe('"ada-lovelace+dogs@example.com"')
     expect(csvCell(null)).toBe('')
-    expect(csvCell(42)).toBe('42')
+    expect(csvCell(42)).toBe('"42"')
   })
 
   it('writes a row in the header order', () => {
     expect(
       csvLine({ id: 1, email: 'a@b.co', created_at: '2026-11-21T10:00:00.000Z', utm_source: '=1', utm_medium: null, utm_campaign: null, referrer: 'x.example' }),
-    ).toBe("1,a@b.co,2026-11-21T10:00:00.000Z,'=1,,,x.example\r\n")
+    ).toBe(`"1","a@b.co","2026-11-21T10:00:00.000Z","'=1",,,"x.example"\r\n`)
+  })
+})
+
+describe('the CSV export, read by a strict parser and by spreadsheets that split on other separators', () => {
+  const line = (values: string[]) =>
+    csvLine({ id: 7, email: 'a@b.co', created_at: '2026-11-21T10:00:00.000Z', utm_source: values[0] ?? null, utm_medium: values[1] ?? null, utm_campaign: values[2] ?? null, referrer: values[3] ?? null })
+
+  function check(values: string[]) {
+    const text = CSV_HEADER + line(values)
+    // RFC 4180, strictly: no loose quotes, the same number of cells on every line.
+    const [header, row] = parse(text, { relax_quotes: false, relax_column_count: false, record_delimiter: '\r\n' }) as string[][]
+    expect(header).toHaveLength(7)
+    expect(row).toHaveLength(7)
+    for (const cell of row ?? []) expect(cell).not.toMatch(FORMULA_START)
+    // Each value comes back whole: apostrophes were added, nothing else changed.
+    const withoutApostrophes = (text: string) => text.replaceAll("'", '')
+    expect(row?.slice(3).map(withoutApostrophes)).toEqual([0, 1, 2, 3].map((i) => withoutApostrophes(values[i] ?? '')))
+    for (const separator of SEPARATORS) for (const piece of piecesSplitOn(text, separator)) expect(piece).not.toMatch(/^[=+\-@]/)
+  }
+
+  it('holds for hostile values', () => {
+    for (let i = 0; i < hostile.length; i += 4) check(hostile.slice(i, i + 4))
+  })
+
+  it('holds for any text (property test)', () => {
+    const text = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', ';', ',', '|', '\t', '\r', '\n', ' ', '"', "'", 'a', '1') })
+    fc.assert(fc.property(fc.array(text, { minLength: 4, maxLength: 4 }), (values) => check(values)), { numRuns: 500 })
   })
 })
