@@ -68,6 +68,8 @@ export const errors = {
     new PostgrestError(400, 'PGRST102', `Content-Type not acceptable: ${contentType}`),
   payloadTooLarge: () => new PostgrestError(413, 'payload_too_large', 'Payload Too Large'),
   invalidJson: () => new PostgrestError(400, 'PGRST102', 'Empty or invalid json'),
+  jsonTooDeep: (maxDepth: number) =>
+    new PostgrestError(400, 'PGRST102', 'Empty or invalid json', { details: `JSON nested deeper than ${maxDepth} levels` }),
   keysMustMatch: () => new PostgrestError(400, 'PGRST102', 'All object keys must match'),
   tooManyRows: () => new PostgrestError(400, 'too_many_rows', 'Too many rows in request body'),
   unknownColumn: (key: string) =>

@@ -11,6 +11,12 @@ const COLUMNS: ReadonlySet<string> = new Set([...INSERTABLE, ...SERVER_SET])
 export const MAX_EMAIL_LENGTH = 254
 export const MAX_LOCAL_PART_LENGTH = 64
 export const MAX_ATTRIBUTION_LENGTH = 200
+/**
+ * Our extension: a sign-up is one flat object. A value nested deeper than this is refused like
+ * invalid JSON, before anything walks it recursively (turning a 5,000-deep array into text
+ * overflows the stack).
+ */
+export const MAX_JSON_DEPTH = 32
 
 /** The WHATWG rule behind `<input type=email>` (PROTOCOL.md, "Valid address"). */
 export const EMAIL_PATTERN =
@@ -72,6 +78,7 @@ function parseRows(body: string | undefined): Record<string, unknown>[] {
   } catch {
     throw errors.invalidJson()
   }
+  if (nestedDeeperThan(json, MAX_JSON_DEPTH)) throw errors.jsonTooDeep(MAX_JSON_DEPTH)
   const rows = Array.isArray(json) ? json : [json]
   if (!rows.every(isPlainObject)) throw Array.isArray(json) ? errors.keysMustMatch() : errors.invalidJson()
   const keys = rows[0] ? keySignature(rows[0]) : ''
@@ -116,6 +123,17 @@ export function toRow(input: Record<string, unknown>, blockedDomain?: (domain: s
 function asText(value: unknown): string | null {
   if (value === undefined || value === null) return null
   return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/** Walks the value with a stack of its own, so any depth JSON.parse accepts is measured safely. */
+function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 1 }]
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue
+    if (next.depth > maxDepth) return true
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 })
+  }
+  return false
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -97,6 +97,14 @@ describe.each(STORES)('the no-script form on $kind', ({ kind, available }) => {
         body: JSON.stringify({ email: 'json@example.com' }),
       })
       expect(json.status).toBe(415)
+      const deep = await fetch(`${server.url}/join`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"email":"deep@example.com","utm_source":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      })
+      expect(deep.status).toBe(415)
+      const nested = `${'['.repeat(300)}${']'.repeat(300)}`
+      expect(await outcomeOf(await submit(server.url, { email: nested, token: tokenAged(10_000) }))).toBe('invalid')
       const huge = await submit(server.url, { email: 'big@example.com', token: tokenAged(10_000), website: 'x'.repeat(5000) })
       expect(huge.status).toBe(413)
       expect(await server.app.store.count()).toBe(before)

@@ -59,6 +59,22 @@ describe.skipIf(!available)('POST /rest/v1/waitlist', () => {
     expect(await response.json()).toMatchObject({ code: 'PGRST102', message: 'Empty or invalid json' })
   })
 
+  it('rejects JSON nested deeper than a sign-up could need with 400 PGRST102, and stores nothing', async () => {
+    const before = await server.app.store.count()
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`
+    for (const body of [`{"email":"deep@example.com","utm_source":${deep}}`, `[{"email":"deep2@example.com","referrer":{"a":${deep}}}]`]) {
+      const response = await post(body)
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({
+        code: 'PGRST102',
+        details: 'JSON nested deeper than 32 levels',
+        hint: null,
+        message: 'Empty or invalid json',
+      })
+    }
+    expect(await server.app.store.count()).toBe(before)
+  })
+
   it('rejects a body that is not JSON by its content type', async () => {
     const response = await post('email=a@b.co', { 'Content-Type': 'text/plain' })
     expect(response.status).toBe(400)
