@@ -4,6 +4,7 @@ import pino from 'pino'
 import type { Config } from './config.js'
 import { clientDir } from './paths.js'
 import { PostgrestError } from './postgrest.js'
+import { redactPersonal } from './redact.js'
 import { RequestLog } from './request-log.js'
 import { handleClientError, handleError } from './plugins/error-handler.js'
 import { page } from './plugins/page.js'
@@ -25,12 +26,13 @@ declare module 'fastify' {
 
 /**
  * What a request log line says: method and path, and the names (never the values) of query
- * parameters, which may hold a key or an address. No IP address, no headers, no body.
+ * parameters, which may hold a key or an address. No IP address, no headers, no body; an address
+ * typed into the path or a parameter's name is redacted (server/redact.ts).
  */
 function serializeRequest(request: FastifyRequest) {
   const [path = '', query] = request.url.split('?', 2)
-  const params = query ? [...new URLSearchParams(query).keys()] : []
-  return { method: request.method, path, ...(params.length > 0 ? { params } : {}) }
+  const params = query ? [...new URLSearchParams(query).keys()].map(redactPersonal) : []
+  return { method: request.method, path: redactPersonal(path), ...(params.length > 0 ? { params } : {}) }
 }
 
 /**
@@ -83,13 +85,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setErrorHandler(handleError)
 
   await app.register(security, { config })
-  const limiter = await createInsertRateLimit(app, config)
+  const limiter = createInsertRateLimit(config, store.counters)
   const blockedDomain = config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined
   const tokens = formTokens(config.FORM_SECRET, config.FORM_MIN_SECONDS * 1000)
   await app.register(waitlistRoutes, { prefix: '/rest/v1', config, limiter, blockedDomain })
   await app.register(joinRoute, { limiter, tokens, blockedDomain })
   await app.register(healthRoutes)
-  if (config.ADMIN_TOKEN) await app.register(adminRoutes, { prefix: '/admin/api', token: config.ADMIN_TOKEN })
+  if (config.ADMIN_TOKEN) await app.register(adminRoutes, { prefix: '/admin/api', token: config.ADMIN_TOKEN, counters: store.counters })
   await app.register(page, { root: options.pageRoot ?? clientDir, admin: Boolean(config.ADMIN_TOKEN), tokens })
   app.setNotFoundHandler(async (request) => {
     throw new PostgrestError(404, 'not_found', `Not found: ${request.method} ${request.url.split('?')[0]}`)

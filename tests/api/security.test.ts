@@ -78,6 +78,20 @@ describe('TRUST_PROXY and the rate limit', () => {
     expect(statuses).toEqual([201, 201, 429])
   })
 
+  it('counts an IPv6 client per /64, and one address however it is written', async () => {
+    server = await startServer({ TRUST_PROXY: 'loopback', RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_PER_HOUR: '0' })
+    let n = 0
+    const from = async (ip: string) => (await join(server!.url, `v6-${n++}@example.com`, { 'X-Forwarded-For': ip })).status
+    // Six addresses of one /64, as a client rotating through its own prefix would use them.
+    const rotating = ['2001:db8:1:2::a', '2001:db8:1:2:ffff::b', '2001:db8:1:2::c', '2001:db8:1:2:1:2:3:4', '2001:0DB8:0001:0002:0000:0000:0000:000d', '2001:db8:1:2::e']
+    const statuses = []
+    for (const ip of rotating) statuses.push(await from(ip))
+    expect(statuses).toEqual([201, 201, 429, 429, 429, 429])
+    expect(await from('2001:db8:1:3::1')).toBe(201) // the next /64 is someone else
+    // An IPv4 client, as IPv4 and as IPv4-mapped IPv6 in two spellings.
+    expect([await from('203.0.113.5'), await from('::ffff:203.0.113.5'), await from('::ffff:cb00:7105')]).toEqual([201, 201, 429])
+  })
+
   it('applies the hourly limit as well as the per-minute one', async () => {
     server = await startServer({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_PER_HOUR: '2' })
     const statuses = []
@@ -108,13 +122,28 @@ describe('logs', () => {
     const removal = await fetch(`${running.url}/admin/api/signups?email=private.person@example.com`, { method: 'DELETE', headers: admin })
     expect(await removal.json()).toEqual({ removed: true })
     expect((await fetch(`${running.url}/admin/api/stats`, { headers: { Authorization: 'Bearer a-guess' } })).status).toBe(401)
+    // Addresses where a visitor (or a scanner) may put them: in the path, encoded or not, and as a
+    // parameter's name; IP addresses too, in any spelling.
+    const personal = [
+      '/u/path.person@example.com',
+      '/u/encoded.person%40example.com',
+      '/?param.person@example.com',
+      '/?x=1&named.person%40example.com=2',
+      '/ip/203.0.113.77',
+      '/ip/2001:db8:abcd::77',
+      '/ip/%5B2001:db8:abcd::78%5D',
+      '/?198.51.100.77',
+      '/rest/v1/waitlist/deep.person@example.com',
+    ]
+    for (const path of personal) await (await fetch(`${running.url}${path}`)).arrayBuffer()
     const proc = running
     expect(await proc.stop('SIGTERM')).toBe(0)
     running = undefined
     const lines = proc.output().trim().split('\n')
     const entries = lines.map((line) => JSON.parse(line) as { reqId?: string; msg: string })
     const requests = entries.filter((e) => e.msg === 'request') as { reqId?: string; status?: number; req?: { path: string } }[]
-    expect(requests.map((e) => [e.req?.path, e.status])).toEqual([
+    const logged = requests.map((e) => [e.req?.path, e.status])
+    expect(logged.slice(0, 6)).toEqual([
       ['/rest/v1/waitlist', 201],
       ['/rest/v1/waitlist', 201],
       ['/rest/v1/waitlist', 401],
@@ -122,6 +151,22 @@ describe('logs', () => {
       ['/admin/api/signups', 200],
       ['/admin/api/stats', 401],
     ])
+    // A line is written when its answer is sent whole, so the order of these may vary.
+    expect(logged.slice(6).map(String).sort()).toEqual(
+      [
+        ['/u/[email]', 404],
+        ['/u/[email]', 404],
+        ['/', 200],
+        ['/', 200],
+        ['/ip/[ip]', 404],
+        ['/ip/[ip]', 404],
+        ['/ip/[[ip]]', 404],
+        ['/', 200],
+        ['/rest/v1/waitlist/[email]', 401],
+      ].map(String).sort(),
+    )
+    const params = requests.flatMap((e) => (e.req as { params?: string[] } | undefined)?.params ?? [])
+    expect(params.sort()).toEqual(['[email]', '[email]', '[ip]', 'apikey', 'email', 'email', 'search', 'x'])
     expect(entries.some((e) => e.msg === 'admin: removal of a sign-up')).toBe(true)
     expect(entries.some((e) => e.msg === 'admin: refused a request without the right token')).toBe(true)
     for (const entry of requests) expect(entry.reqId).toMatch(/^[0-9a-f-]{36}$/)
@@ -131,6 +176,7 @@ describe('logs', () => {
     expect(everything).not.toContain('secret-admin-token-456')
     expect(everything).not.toContain('a-guess')
     expect(everything).not.toMatch(/remoteAddress|remotePort|"ip"/)
+    expect(everything).not.toMatch(/person|%40|203\.0\.113|198\.51\.100|2001:db8/i)
     db.cleanup()
   })
 })

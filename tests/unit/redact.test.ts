@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest'
+import { redactPersonal } from '../../server/redact'
+
+describe('redactPersonal', () => {
+  it.each([
+    ['/u/ada@example.com', '/u/[email]'],
+    ['/u/ada%40example.com', '/u/[email]'],
+    ['/a/ada+dogs@kennel.example.co.uk/b', '/a/[email]/b'],
+    ['/ip/203.0.113.7', '/ip/[ip]'],
+    ['/ip/2001:db8::1/x', '/ip/[ip]/x'],
+    ['/ip/::ffff:203.0.113.7', '/ip/[ip]'],
+    ['/ip/fe80::1%25eth0', '/ip/[ip]'],
+    ['/ip/%ZZ203.0.113.7', '/ip/%ZZ[ip]'],
+  ])('redacts %j', (input, expected) => {
+    expect(redactPersonal(input)).toBe(expected)
+  })
+
+  it.each(['/', '/assets/index-Bx9f2.js', '/@vite/client', '/v1.2.3/notes', '/rest/v1/waitlist', '/a:b', '/time/12:30:00'])('leaves %j alone', (path) => {
+    expect(redactPersonal(path)).toBe(path)
+  })
+})
