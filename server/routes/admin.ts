@@ -1,34 +1,40 @@
 // The operators' API (/admin/api), registered only when ADMIN_TOKEN is set. Every request needs
-// `Authorization: Bearer <ADMIN_TOKEN>`; failed attempts are limited per address and logged
-// without what was sent.
-import rateLimit from '@fastify/rate-limit'
+// `Authorization: Bearer <ADMIN_TOKEN>`; failed attempts are counted per address (the store's
+// counters: every instance counts together on PostgreSQL) and logged without what was sent.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Readable } from 'node:stream'
+import { clientKey } from '../client-key.js'
 import { exportChunks, signUps } from '../export.js'
 import { PostgrestError } from '../postgrest.js'
 import { sameSecret } from '../secrets.js'
+import type { WindowCounters } from '../store/counters.js'
 
-/** Ten wrong tokens per address per quarter of an hour. */
+/** Ten wrong tokens per address per quarter of an hour; then the address is locked out. */
 const FAILURES_ALLOWED = 10
 const FAILURE_WINDOW_MS = 15 * 60_000
 const MAX_PAGE = 100
 
-export async function adminRoutes(app: FastifyInstance, { token }: { token: string }) {
-  await app.register(rateLimit, { global: false })
-  const countFailure = app.createRateLimit({ max: FAILURES_ALLOWED, timeWindow: FAILURE_WINDOW_MS, keyGenerator: (request) => request.ip })
+function lockedOut(resetMs: number) {
+  const seconds = Math.max(1, Math.ceil(resetMs / 1000))
+  return new PostgrestError(429, 'too_many_attempts', 'Too many attempts', {
+    hint: `Retry after ${seconds} seconds`,
+    headers: { 'retry-after': String(seconds) },
+  })
+}
 
+export async function adminRoutes(app: FastifyInstance, { token, counters }: { token: string; counters: WindowCounters }) {
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     reply.headers({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' })
+    const key = `admin:${clientKey(request.ip)}`
+    // Checked before the token: while an address is locked out, the right token is refused too,
+    // so guessing stops and no answer tells a guesser that a guess was right.
+    const failures = await counters.peek(key)
+    if (failures.hits >= FAILURES_ALLOWED) throw lockedOut(failures.resetMs)
     const sent = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]
     if (sent !== undefined && sameSecret(sent, token)) return
-    const failures = await countFailure(request)
+    const [counted] = await counters.hit([{ key, windowMs: FAILURE_WINDOW_MS }])
     request.log.warn({ req: request }, 'admin: refused a request without the right token')
-    if (!failures.isAllowed && failures.isExceeded) {
-      throw new PostgrestError(429, 'too_many_attempts', 'Too many attempts', {
-        hint: `Retry after ${failures.ttlInSeconds} seconds`,
-        headers: { 'retry-after': String(failures.ttlInSeconds) },
-      })
-    }
+    if (counted && counted.hits > FAILURES_ALLOWED) throw lockedOut(counted.resetMs)
     throw new PostgrestError(401, 'unauthorized', 'The admin token is missing or wrong', { headers: { 'www-authenticate': 'Bearer' } })
   })
 

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { migrationsDir } from '../paths.js'
+import { createMemoryCounters } from './counters.js'
 import { type ListOptions, type SignUp, StoreUnavailableError, TOP_SOURCES, type WaitlistRow, type WaitlistStore } from './store.js'
 
 const COLUMNS = 'id, email, created_at, utm_source, utm_medium, utm_campaign, referrer'
@@ -106,6 +107,8 @@ export function createSqliteStore(path: string): WaitlistStore {
       }),
     remove: (email: string) => run(() => removeEmail.run(email).changes > 0),
     ping: () => run(() => void ping.get()),
+    // One process per SQLite file: counting in memory is counting for the whole deployment.
+    counters: createMemoryCounters(),
     close: async () => {
       if (closed) return
       flush() // sign-ups already accepted are written before the file is closed

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js'
 import type { WaitlistRow } from '../waitlist-row.js'
+import type { WindowCounters } from './counters.js'
 
 export type { WaitlistRow }
 
@@ -41,6 +42,8 @@ export interface WaitlistStore {
   remove(email: string): Promise<boolean>
   /** Rejects unless the store answers now. */
   ping(): Promise<void>
+  /** The limits' counters: in this process (SQLite), or shared by every instance (PostgreSQL). */
+  readonly counters: WindowCounters
   close(): Promise<void>
 }
 

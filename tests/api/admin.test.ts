@@ -18,7 +18,8 @@ describe.each(STORES)('admin API on $kind', ({ kind, available }) => {
   let server: TestServer
   beforeAll(async () => {
     if (!available) return
-    server = await startServer({ ADMIN_TOKEN: TOKEN }, kind)
+    // Behind a trusted proxy, so the guesser below can come from an address of its own.
+    server = await startServer({ ADMIN_TOKEN: TOKEN, TRUST_PROXY: 'loopback' }, kind)
     for (let i = 0; i < 120; i++) await server.app.store.add(row(`dog${String(i).padStart(3, '0')}@kennel.example`, { utm_source: i % 3 === 0 ? 'newsletter' : null }))
     await server.app.store.add(row('formula@example.com', { utm_source: '=cmd|"/c calc"!A1' }))
   })
@@ -27,15 +28,22 @@ describe.each(STORES)('admin API on $kind', ({ kind, available }) => {
   const admin = (path: string, init: RequestInit = {}) =>
     fetch(`${server.url}/admin/api${path}`, { ...init, headers: { Authorization: `Bearer ${TOKEN}`, ...(init.headers as Record<string, string>) } })
 
-  it.skipIf(!available)('refuses a missing or wrong token, then every attempt past ten from the same address', async () => {
-    const missing = await fetch(`${server.url}/admin/api/stats`)
+  it.skipIf(!available)('refuses a missing or wrong token, then every request from the same address past ten', async () => {
+    const guesser = { 'X-Forwarded-For': '192.0.2.10' }
+    const missing = await fetch(`${server.url}/admin/api/stats`, { headers: guesser })
     expect(missing.status).toBe(401)
     expect(missing.headers.get('www-authenticate')).toBe('Bearer')
     expect(await missing.json()).toMatchObject({ code: 'unauthorized' })
     const statuses = []
-    for (let i = 0; i < 10; i++) statuses.push((await admin('/stats', { headers: { Authorization: `Bearer wrong-${i}` } })).status)
+    for (let i = 0; i < 10; i++) statuses.push((await admin('/stats', { headers: { ...guesser, Authorization: `Bearer wrong-${i}` } })).status)
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429])
-    // The right token still works: the limit slows guessing, it does not lock the team out.
+    // Locked out, the right token is refused too: a guesser cannot learn that a guess was right.
+    const locked = await admin('/stats', { headers: guesser })
+    expect(locked.status).toBe(429)
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800)
+    expect(await locked.json()).toMatchObject({ code: 'too_many_attempts' })
+    expect((await admin('/signups', { headers: guesser })).status).toBe(429)
+    // The team, from another address, is not locked out by someone else's guessing.
     expect((await admin('/stats')).status).toBe(200)
   })
 

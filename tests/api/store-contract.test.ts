@@ -121,6 +121,26 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     expect(await again.count()).toBe(1)
   })
 
+  it.skipIf(!available)('counts hits per key in a window, concurrent hits one by one, and peeks without counting', async () => {
+    const { store } = await open()
+    const minute = 60_000
+    const concurrent = await Promise.all(Array.from({ length: 5 }, () => store.counters.hit([{ key: 'ip:a', windowMs: minute }])))
+    expect(concurrent.map(([count]) => count?.hits)).toEqual([1, 2, 3, 4, 5])
+    const [a, b] = await store.counters.hit([{ key: 'ip:a', windowMs: minute }, { key: 'ip:b', windowMs: 2 * minute }])
+    expect([a?.hits, b?.hits]).toEqual([6, 1])
+    expect(a?.resetMs).toBeGreaterThan(minute - 5_000)
+    expect(a?.resetMs).toBeLessThanOrEqual(minute)
+    expect(b?.resetMs).toBeGreaterThan(minute)
+    expect((await store.counters.peek('ip:a')).hits).toBe(6)
+    expect((await store.counters.peek('ip:a')).hits).toBe(6)
+    expect(await store.counters.peek('ip:none')).toEqual({ hits: 0, resetMs: 0 })
+    const [short] = await store.counters.hit([{ key: 'ip:c', windowMs: 1 }])
+    expect(short?.hits).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await store.counters.peek('ip:c')).toEqual({ hits: 0, resetMs: 0 }) // the window closed
+    expect((await store.counters.hit([{ key: 'ip:c', windowMs: minute }]))[0]?.hits).toBe(1)
+  })
+
   it.skipIf(!available)('answers ping while open, and rejects as unavailable once closed', async () => {
     const { store } = await open()
     await expect(store.ping()).resolves.toBeUndefined()

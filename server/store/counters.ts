@@ -1,0 +1,64 @@
+// Fixed-window counters for the per-IP limits and the admin lockout. The store provides them:
+// in memory for SQLite (one process), in the database for PostgreSQL, so that several instances
+// count together (DESIGN, Scale).
+
+export interface WindowHit {
+  key: string
+  windowMs: number
+}
+
+export interface WindowCount {
+  /** Hits in the key's current window (0 when none is open). */
+  hits: number
+  /** Milliseconds until that window closes (0 when none is open). */
+  resetMs: number
+}
+
+export interface WindowCounters {
+  /**
+   * Adds one hit to each key's current window, opening one of `windowMs` at the first hit, and
+   * answers the counts after it, in the order given. The keys must differ.
+   */
+  hit(windows: readonly WindowHit[]): Promise<WindowCount[]>
+  /** The key's current count, without adding to it. */
+  peek(key: string): Promise<WindowCount>
+}
+
+const CLOSED: WindowCount = { hits: 0, resetMs: 0 }
+
+/**
+ * Counters of one process. At most `maxKeys` windows are kept: when full, closed windows are
+ * dropped, then the oldest, so a flood of addresses cannot grow the memory without bound.
+ */
+export function createMemoryCounters(options: { now?: () => number; maxKeys?: number } = {}): WindowCounters {
+  const now = options.now ?? Date.now
+  const maxKeys = options.maxKeys ?? 100_000
+  const windows = new Map<string, { hits: number; endsAt: number }>()
+
+  function makeRoom(time: number) {
+    for (const [key, window] of windows) if (window.endsAt <= time) windows.delete(key)
+    const oldest = windows.keys().next()
+    if (windows.size >= maxKeys && !oldest.done) windows.delete(oldest.value)
+  }
+
+  return {
+    hit: async (hits) => {
+      const time = now()
+      return hits.map(({ key, windowMs }) => {
+        let window = windows.get(key)
+        if (!window || window.endsAt <= time) {
+          if (!window && windows.size >= maxKeys) makeRoom(time)
+          window = { hits: 0, endsAt: time + windowMs }
+          windows.set(key, window)
+        }
+        window.hits++
+        return { hits: window.hits, resetMs: window.endsAt - time }
+      })
+    },
+    peek: async (key) => {
+      const time = now()
+      const window = windows.get(key)
+      return window && window.endsAt > time ? { hits: window.hits, resetMs: window.endsAt - time } : CLOSED
+    },
+  }
+}
