@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f dist/.build-stamp ] || { echo "check-production: build first (npm run build)"; exit 1; }
 prod=$(mktemp -d)
-trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$prod"' EXIT
+trap 'if [ -n "${server:-}" ]; then kill "$server" 2>/dev/null || true; fi; rm -rf "$prod"' EXIT
 cp -r package.json package-lock.json dist db scripts "$prod"/
 cd "$prod"
 npm ci --omit=dev --no-audit --no-fund >/dev/null
@@ -20,4 +20,11 @@ signup=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: applic
 if [ "$page" != 200 ] || [ "$signup" != 201 ]; then
   echo "check-production: page $page, sign-up $signup"; cat "$prod/server.log"; exit 1
 fi
-echo "check-production: npm ci --omit=dev, npm start: page 200, sign-up 201"
+# A signal to npm (what Docker and process managers send) must stop the server too.
+kill -TERM "$server"
+wait "$server" || true
+server=
+if curl -s -o /dev/null "http://127.0.0.1:$port/healthz"; then
+  echo "check-production: the server still answers after npm got SIGTERM"; exit 1
+fi
+echo "check-production: npm ci --omit=dev, npm start: page 200, sign-up 201; SIGTERM to npm stopped the server"
