@@ -19,14 +19,18 @@ function newest(path) {
 
 export function ensureBuild() {
   const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0
+  if (built === 0 && !existsSync(join(root, 'node_modules'))) {
+    console.error('The dependencies are not installed yet: run `npm install` first, then `npm start`.')
+    process.exit(1)
+  }
   const canBuild = existsSync(join(root, 'node_modules', 'vite'))
   // A production install (`npm ci --omit=dev`) runs the build it was given: copying it there
   // makes every file look newer than the build, and there is nothing to rebuild with anyway.
   if (built > 0 && !canBuild) return
   if (built > 0 && Math.max(...sources.map((s) => newest(join(root, s)))) <= built) return
   if (!canBuild) {
-    console.error('There is no build in dist/, and the build tools are not installed.')
-    console.error('Run `npm run build` where dev dependencies are installed (for example before `npm ci --omit=dev`).')
+    console.error('There is no build in dist/, and the build tools are not installed (npm ci --omit=dev).')
+    console.error('Build where every dependency is installed (`npm install && npm run build`), then install for production.')
     process.exit(1)
   }
   console.error('Building the page and the server…') // stderr: standard output may be an export

@@ -1,6 +1,7 @@
 // The process: read the configuration, build the app, listen, and close gracefully on a signal.
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
+import { listenFailure, StartupError } from './startup-error.js'
 
 async function main() {
   let config
@@ -22,10 +23,16 @@ async function main() {
   }
   process.once('SIGTERM', () => void close('SIGTERM'))
   process.once('SIGINT', () => void close('SIGINT'))
-  await app.listen({ port: config.PORT, host: config.HOST })
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST })
+  } catch (error) {
+    await app.close()
+    throw listenFailure(error, config.HOST, config.PORT)
+  }
 }
 
 main().catch((error: unknown) => {
-  console.error(error)
+  // A start that cannot work is said plainly; anything else is a bug, printed whole.
+  console.error(error instanceof StartupError ? error.message : error)
   process.exit(1)
 })

@@ -22,7 +22,10 @@ export async function page(app: FastifyInstance, { root, admin, tokens }: { root
   const [before, after, ...more] = readFileSync(join(root, 'index.html'), 'utf8').split(FORM_TOKEN_SLOT)
   const template = before !== undefined && after !== undefined && more.length === 0 ? { before, after } : undefined
   if (template) {
-    if (tokens.ephemeral) app.log.info('FORM_SECRET is not set: no-script forms sent before a restart will be asked to resend')
+    // Said once the server listens: a start that fails says only why it failed.
+    if (tokens.ephemeral) {
+      app.addHook('onListen', async () => app.log.info('FORM_SECRET is not set: no-script forms sent before a restart will be asked to resend'))
+    }
     await app.register(async (scope) => {
       // Brotli at 5 is about as small as gzip at 9 and fast enough to run per visit (~1 ms here).
       await scope.register(fastifyCompress, {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 import { migrationsDir } from '../paths.js'
+import { StartupError } from '../startup-error.js'
 import type { WindowCount, WindowCounters, WindowHit } from './counters.js'
 import { createGroupCommit } from './group-commit.js'
 import {
@@ -68,7 +69,7 @@ export async function createPostgresStore(url: string, log: StoreLogger, options
     await migrate(pool)
   } catch (error) {
     await pool.end()
-    throw new Error(`PostgreSQL: cannot prepare the database (${describe(error)})`, { cause: error })
+    throw cannotUse(connection, error)
   }
 
   let closed = false
@@ -227,6 +228,34 @@ function toStoreError(error: unknown): unknown {
   const sqlstate = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined
   if (sqlstate && !/^(08|53|57|58|40001|40P01|55P03|25006)/.test(sqlstate)) return error
   return new StoreUnavailableError(`PostgreSQL: ${describe(error)}`, { cause: error })
+}
+
+/** Why the database cannot be used, in words, for codes a person can act on. */
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'nothing answers there (connection refused)',
+  ENOTFOUND: 'the host name is unknown',
+  EAI_AGAIN: 'the host name cannot be looked up now',
+  ETIMEDOUT: 'no answer in time',
+  EHOSTUNREACH: 'the host cannot be reached',
+  '28P01': 'the password was refused',
+  '28000': 'the server does not let this role connect (pg_hba.conf)',
+  '3D000': 'the database does not exist',
+  '42501': 'the role may not create the tables it needs',
+}
+
+/** The start cannot go on: where (never the password), why, and what to check. */
+function cannotUse(url: URL, error: unknown): StartupError {
+  const first = error instanceof AggregateError && error.errors.length > 0 ? error.errors[0] : error
+  const code = (first as { code?: unknown } | null)?.code
+  const message = first instanceof Error ? first.message : String(first)
+  const reason = (typeof code === 'string' ? REASONS[code] : undefined) ?? (/timeout/i.test(message) ? 'no answer in time' : message)
+  const user = url.username ? ` as ${decodeURIComponent(url.username)}` : ''
+  const where = `${url.hostname}:${url.port || '5432'}${url.pathname}${user}`
+  const safeReason = url.password ? reason.replaceAll(decodeURIComponent(url.password), '***') : reason
+  return new StartupError(
+    `Cannot use PostgreSQL at ${where}: ${safeReason}.\nCheck DATABASE_URL, and that the database server is running and reachable from here.`,
+    { cause: error },
+  )
 }
 
 function describe(error: unknown): string {

@@ -1,16 +1,31 @@
 import Database from 'better-sqlite3'
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { migrationsDir } from '../paths.js'
+import { StartupError } from '../startup-error.js'
 import { createMemoryCounters } from './counters.js'
 import { type ListOptions, type SignUp, StoreUnavailableError, TOP_SOURCES, type WaitlistRow, type WaitlistStore } from './store.js'
 
 const COLUMNS = 'id, email, created_at, utm_source, utm_medium, utm_campaign, referrer'
 
+/** The file cannot be made or opened: which file, why, and the variable that chooses another. */
+function cannotOpen(path: string, error: unknown): StartupError {
+  const reason = error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error)
+  return new StartupError(
+    `Cannot open the SQLite database ${resolve(path)}: ${reason}.\nSet SQLITE_PATH to a file in a folder this server may create and write (default data/waitlist.db).`,
+    { cause: error },
+  )
+}
+
 export function createSqliteStore(path: string): WaitlistStore {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const db = new Database(path)
-  db.pragma('journal_mode = WAL')
+  let db: Database.Database
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    db = new Database(path)
+    db.pragma('journal_mode = WAL')
+  } catch (error) {
+    throw cannotOpen(path, error)
+  }
   // better-sqlite3 defaults to NORMAL under WAL, which can lose acknowledged rows on power loss:
   // FULL syncs the WAL on every commit, so a 201 survives a crash (PROTOCOL.md, Storage).
   db.pragma('synchronous = FULL')

@@ -1,7 +1,13 @@
 import Database from 'better-sqlite3'
-import { existsSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runToExit, type ServerProcess, spawnServer } from '../support/process'
+import { freePort } from '../support/ports'
+import { postgresAvailable, TEST_DATABASE_URL } from '../support/postgres'
 import { tempSqlitePath } from '../support/server'
 
 const joinAs = (url: string, email: string) =>
@@ -77,5 +83,101 @@ describe('SIGTERM', () => {
     const rows = new Database(fresh.path, { readonly: true }).prepare('SELECT email FROM waitlist').pluck().all()
     expect(rows).toEqual(['in-flight@example.com'])
     fresh.cleanup()
+  })
+})
+
+describe('npm start', () => {
+  /** Every process below pid, children first. */
+  function descendants(pid: number): number[] {
+    // ps exits 1 when there is none: the empty list.
+    const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout.split('\n').map(Number).filter(Boolean)
+    return children.flatMap((child) => [...descendants(child), child])
+  }
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  let leftovers: number[] = []
+  afterEach(() => {
+    for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL')
+    leftovers = []
+  })
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops the server when npm gets %s (as Docker and process managers send it)', async (signal) => {
+    const db = tempSqlitePath()
+    const port = await freePort()
+    const npm = spawn('npm', ['start'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SQLITE_PATH: db.path, LOG_LEVEL: 'warn' }, stdio: 'ignore' })
+    const npmExited = once(npm, 'exit')
+    let ready = false
+    for (let i = 0; i < 300 && !ready; i++) {
+      ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)
+      if (!ready) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(ready).toBe(true)
+    leftovers = descendants(npm.pid ?? 0)
+    expect(leftovers.length).toBeGreaterThan(0)
+    npm.kill(signal)
+    await npmExited
+    // Every process npm started is gone, and with it the server.
+    for (let i = 0; i < 50 && leftovers.some(alive); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(leftovers.filter(alive)).toEqual([])
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow()
+    db.cleanup()
+  }, 120_000)
+})
+
+describe('a start that cannot work', () => {
+  /** What a person reads: one or two plain lines, no stack trace, and a non-zero exit. */
+  function expectPlainFailure({ code, output }: { code: number | NodeJS.Signals | null; output: string }, ...mentions: RegExp[]) {
+    expect(code).toBe(1)
+    const lines = output.trim().split('\n')
+    expect(lines.length, output).toBeLessThanOrEqual(2)
+    expect(output).not.toMatch(/^\s+at /m)
+    for (const mention of mentions) expect(output).toMatch(mention)
+  }
+
+  it('says the port is in use, and how to choose another', async () => {
+    const { createServer } = await import('node:net')
+    const taken = createServer()
+    const port = await freePort()
+    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve))
+    try {
+      const result = await runToExit({ PORT: String(port), SQLITE_PATH: tempSqlitePath().path })
+      expectPlainFailure(result, new RegExp(`127\\.0\\.0\\.1:${port}`), /in use/, /PORT/)
+    } finally {
+      taken.close()
+    }
+  })
+
+  it('says which SQLite file cannot be opened, and which variable sets it', async () => {
+    expectPlainFailure(await runToExit({ SQLITE_PATH: '/proc/x.db' }), /\/proc\/x\.db/, /SQLITE_PATH/)
+  })
+
+  it('says PostgreSQL cannot be reached, without the password', async () => {
+    const port = await freePort()
+    const result = await runToExit({ DATABASE_URL: `postgres://kennect:SuperSecret123@127.0.0.1:${port}/kennect` })
+    expectPlainFailure(result, /PostgreSQL/, new RegExp(`127\\.0\\.0\\.1:${port}`), /DATABASE_URL/)
+    expect(result.output).not.toContain('SuperSecret123')
+  })
+
+  it.skipIf(!postgresAvailable)('says PostgreSQL refused the password, without the password', async () => {
+    const url = new URL(TEST_DATABASE_URL ?? '')
+    url.password = 'not-the-password-123'
+    const result = await runToExit({ DATABASE_URL: url.toString() })
+    expectPlainFailure(result, /PostgreSQL/, /password/, /DATABASE_URL/)
+    expect(result.output).not.toContain('not-the-password-123')
+  })
+
+  it('says to run npm install when npm start comes before it', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'kennect-fresh-'))
+    cpSync(join(process.cwd(), 'package.json'), join(fresh, 'package.json'))
+    cpSync(join(process.cwd(), 'scripts'), join(fresh, 'scripts'), { recursive: true })
+    const result = spawnSync(process.execPath, ['scripts/start.mjs'], { cwd: fresh, encoding: 'utf8', env: { PATH: process.env.PATH } })
+    rmSync(fresh, { recursive: true, force: true })
+    expectPlainFailure({ code: result.status, output: result.stdout + result.stderr }, /npm install/)
   })
 })
