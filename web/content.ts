@@ -11,6 +11,17 @@ export interface Card {
   text: string
 }
 
+/**
+ * A section's heading is the name the spec gives it (docs/requirements.md, "Sections"), so a
+ * screen reader's list of headings reads the page's outline; the marketing line is its tagline.
+ */
+export interface SectionCopy {
+  id: string
+  heading: string
+  tagline?: string
+  lead: string
+}
+
 export interface ToastCopy {
   title: string
   description: string
@@ -36,16 +47,12 @@ export interface Content {
       actions: { pass: string; connect: string }
     }
   }
-  about: { id: string; eyebrow: string; heading: string; paragraphs: string[]; facts: { value: string; label: string }[] }
-  audiences: { id: string; eyebrow: string; heading: string; lead: string; items: Card[] }
-  features: { id: string; eyebrow: string; heading: string; lead: string; items: Card[] }
-  howItWorks: { id: string; eyebrow: string; heading: string; lead: string; stepLabel: string; steps: Card[] }
-  whyChoose: { id: string; eyebrow: string; heading: string; lead: string; items: Card[] }
-  trust: {
-    id: string
-    eyebrow: string
-    heading: string
-    lead: string
+  about: { id: string; heading: string; tagline: string; paragraphs: string[]; facts: { value: string; label: string }[] }
+  audiences: SectionCopy & { items: Card[] }
+  features: SectionCopy & { items: Card[] }
+  howItWorks: SectionCopy & { stepLabel: string; steps: Card[] }
+  whyChoose: SectionCopy & { items: Card[] }
+  trust: SectionCopy & {
     items: Card[]
     testimonial: { quote: string; name: string; role: string; initials: string; rating: number; ratingLabel: string }
   }
@@ -104,8 +111,8 @@ export const hero: Content['hero'] = {
   note: 'Launching soon. Join the waitlist and be first in line.',
   phone: {
     ariaLabel: `Preview of the ${name} app showing a compatible match`,
-    greeting: 'Top match for Bella',
-    title: 'Compatible matches',
+    greeting: 'Matches for Bella',
+    title: 'Top picks',
     dog: { name: 'Duke', breed: 'Golden Retriever', age: '4 years', initials: 'D' },
     compatibility: { value: 94, label: 'compatible' },
     badges: ['Verified breeder', 'Pedigree on file'],
@@ -120,8 +127,8 @@ export const hero: Content['hero'] = {
 
 export const about: Content['about'] = {
   id: 'about',
-  eyebrow: `About ${name}`,
-  heading: 'Breeding decisions deserve better than classified ads',
+  heading: `About ${name}`,
+  tagline: 'Breeding decisions deserve better than classified ads',
   paragraphs: [
     `${name} is a mobile app for people who take breeding seriously. It brings the facts that matter (health certifications, genetic test results, pedigrees and temperament) into one verified profile for every dog, and matches dogs on them.`,
     'Instead of scrolling through social media groups and taking a stranger at their word, you see what has been checked, talk to verified owners in a private chat, and keep a record of every pairing and litter.',
@@ -135,8 +142,8 @@ export const about: Content['about'] = {
 
 export const audiences: Content['audiences'] = {
   id: 'who-is-it-for',
-  eyebrow: 'Who is it for',
-  heading: 'Made for everyone who cares how dogs are bred',
+  heading: 'Who Is It For?',
+  tagline: 'Made for everyone who cares how dogs are bred',
   lead: 'Whether you run a kennel or are planning your first and only litter, the same standards apply.',
   items: [
     {
@@ -164,8 +171,8 @@ export const audiences: Content['audiences'] = {
 
 export const features: Content['features'] = {
   id: 'features',
-  eyebrow: 'Key Features & Capabilities',
-  heading: 'Everything a responsible match needs, in your pocket',
+  heading: 'Key Features & Capabilities',
+  tagline: 'Everything a responsible match needs, in your pocket',
   lead: 'From the first profile to the last litter record, each feature is built around health, honesty and your privacy.',
   items: [
     {
@@ -208,8 +215,8 @@ export const features: Content['features'] = {
 
 export const howItWorks: Content['howItWorks'] = {
   id: 'how-it-works',
-  eyebrow: 'How it works',
-  heading: 'From profile to puppies in three steps',
+  heading: 'How It Works',
+  tagline: 'From profile to puppies in three steps',
   lead: 'No forums to trawl and no guesswork about health: just the right dogs and the people behind them.',
   stepLabel: 'Step',
   steps: [
@@ -233,8 +240,8 @@ export const howItWorks: Content['howItWorks'] = {
 
 export const whyChoose: Content['whyChoose'] = {
   id: 'why-choose',
-  eyebrow: `Why choose ${name}`,
-  heading: 'Health and ethics first, not an afterthought',
+  heading: `Why Choose ${name}?`,
+  tagline: 'Health and ethics first, not an afterthought',
   lead: 'General pet marketplaces were built to sell. We are building for the long-term wellbeing of the dogs and their breeds.',
   items: [
     {
@@ -262,7 +269,6 @@ export const whyChoose: Content['whyChoose'] = {
 
 export const trust: Content['trust'] = {
   id: 'trust',
-  eyebrow: 'Trust & safety',
   heading: 'Built on Trust, Privacy & Safety',
   lead: 'A match is only as good as the information behind it, and your details are only shared when you say so.',
   items: [

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { content } from '../../web/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
+import { measureIconContrast } from '../support/contrast'
 import { toasts, visit, waitForHydration } from '../support/page'
 
 /** The page's background is near black in the dark scheme, near white in the light one. */
@@ -39,6 +40,16 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
     await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))
     const withToast = await new AxeBuilder({ page }).analyze()
     expect(withToast.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(', ')}`)).toEqual([])
+    await page.context().close()
+  })
+
+  it.each(['light', 'dark'] as const)('shows every icon and every icon tile at 3:1 or more against what is behind it (%s)', async (colorScheme) => {
+    const { page } = await visit(suite.browser, `${suite.server.url}/`, { colorScheme, viewport: { width: 1280, height: 800 } })
+    await waitForHydration(page)
+    // The app preview is one picture (role img), measured as a whole by axe; its inner glyphs are not controls.
+    const findings = await measureIconContrast(page, `[role="img"][aria-label="${content.hero.phone.ariaLabel}"]`)
+    expect(findings.length).toBeGreaterThan(20)
+    expect(findings.filter((f) => f.ratio < 3)).toEqual([])
     await page.context().close()
   })
 

@@ -4,8 +4,8 @@ import { content } from '../../web/content'
 import type { BrowserContextOptions } from 'playwright-core'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
-import { emailInput, notificationRegion, readToast, toasts, visit, waitForHydration } from '../support/page'
-import { SECTION_HEADINGS } from '../support/sections'
+import { accessibleHeadings, emailInput, notificationRegion, readToast, toasts, visit, waitForHydration } from '../support/page'
+import { SECTION_HEADINGS, SPEC_SECTION_NAMES } from '../support/sections'
 
 const sectionHeadings = SECTION_HEADINGS
 
@@ -60,6 +60,56 @@ describe.skipIf(!chromiumAvailable)('landing page', () => {
     const expected = [content.hero.headline, ...sectionHeadings]
     expect(order.filter((h) => expected.includes(h))).toEqual(expected)
     expect(await page.locator(`section#${content.waitlist.id}`).count()).toBe(1)
+    await page.context().close()
+  })
+
+  it("names the spec's sections in a screen reader's list of headings", async () => {
+    const { page } = await open()
+    const level2 = (await accessibleHeadings(page)).filter((h) => h.level === 2).map((h) => h.name)
+    const sections = level2.slice(0, SPEC_SECTION_NAMES.length)
+    expect(sections.map((name, i) => name.toLowerCase().startsWith(SPEC_SECTION_NAMES[i]?.toLowerCase() ?? '-'))).toEqual(SPEC_SECTION_NAMES.map(() => true))
+    expect(sections).toEqual(SECTION_HEADINGS.slice(0, SPEC_SECTION_NAMES.length))
+    await page.context().close()
+  })
+
+  it('reads each step of How It Works as "Step N: …"', async () => {
+    const { page } = await open()
+    const names = (await accessibleHeadings(page)).map((h) => h.name)
+    const steps = content.howItWorks.steps.map((step, i) => `${content.howItWorks.stepLabel} ${i + 1}: ${step.title}`)
+    for (const step of steps) expect(names).toContain(step)
+    await page.context().close()
+  })
+
+  it.each([390, 1280])('draws the app preview whole with any font at %i px: nothing clipped, overflowing or wrapped', async (width) => {
+    const { page } = await open({ viewport: { width, height: 900 } })
+    const preview = page.getByRole('img', { name: content.hero.phone.ariaLabel })
+    // The fonts a visitor's system may substitute, the widest (monospace, serif) among them.
+    for (const font of ['DejaVu Sans', 'DejaVu Sans Mono', 'DejaVu Serif', 'Liberation Sans', 'Liberation Serif', 'Liberation Mono']) {
+      await page.evaluate((family) => {
+        const style = document.getElementById('test-font') ?? document.head.appendChild(Object.assign(document.createElement('style'), { id: 'test-font' }))
+        style.textContent = `* { font-family: "${family}" !important; }`
+      }, font)
+      const problems = await preview.evaluate((root) => {
+        const found: string[] = []
+        for (const element of root.querySelectorAll<HTMLElement>('*')) {
+          const text = [...element.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim()
+          if (!text) continue
+          if (element.scrollWidth > element.clientWidth + 1) found.push(`"${text}" overflows its box`)
+          const range = document.createRange()
+          range.selectNodeContents(element)
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)))
+          if (lines.size > 1) found.push(`"${text}" wraps onto ${lines.size} lines`)
+          const box = range.getBoundingClientRect()
+          for (let clip = element.parentElement; clip && clip !== root.parentElement; clip = clip.parentElement) {
+            if (getComputedStyle(clip).overflow === 'visible') continue
+            const edge = clip.getBoundingClientRect()
+            if (box.left < edge.left - 1 || box.right > edge.right + 1) found.push(`"${text}" is clipped`)
+          }
+        }
+        return found
+      })
+      expect(problems, font).toEqual([])
+    }
     await page.context().close()
   })
 

@@ -73,3 +73,19 @@ export async function readToast(toast: Locator): Promise<{ text: string; variant
   await toast.waitFor({ state: 'visible' })
   return { text: (await toast.innerText()).replace(/\s+/g, ' ').trim(), variant: await toast.getAttribute('data-variant') }
 }
+
+interface AXNode {
+  role?: { value: string }
+  name?: { value: string }
+  properties?: { name: string; value: { value: unknown } }[]
+}
+
+/** The headings as Chromium's own accessibility tree names them (what a screen reader lists). */
+export async function accessibleHeadings(page: Page): Promise<{ level: number; name: string }[]> {
+  const cdp = await page.context().newCDPSession(page)
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AXNode[] }
+  await cdp.detach()
+  return nodes
+    .filter((node) => node.role?.value === 'heading')
+    .map((node) => ({ level: Number(node.properties?.find((p) => p.name === 'level')?.value.value), name: node.name?.value ?? '' }))
+}

@@ -10,3 +10,9 @@ export const SECTION_HEADINGS = [
   content.trust.heading,
   content.waitlist.heading,
 ]
+
+/**
+ * The names SPEC §2 gives the sections after the hero (docs/requirements.md): each section's
+ * heading starts with its name, so a screen reader's list of headings reads them.
+ */
+export const SPEC_SECTION_NAMES = ['About', 'Who Is It For', 'Key Features & Capabilities', 'How It Works', 'Why Choose', 'Built on Trust, Privacy & Safety']

@@ -12,7 +12,8 @@ export function IconCard({ card, muted = false, className }: { card: Card; muted
         className,
       )}
     >
-      <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-brand-100 dark:bg-brand-950 text-brand-800 dark:text-brand-300">
+      {/* A tile that stands out from the card at 3:1 or more in both schemes (non-text contrast). */}
+      <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-brand-700 text-white dark:bg-brand-600">
         <Icon name={card.icon} className="size-6" />
       </span>
       <div>

@@ -1,7 +1,11 @@
 import { BadgeCheck, Dog, Heart, SlidersHorizontal, X } from 'lucide-react'
 import type { Content } from '../content'
 
-/** The app's match screen drawn in HTML and CSS: no image to download, crisp at any size. */
+/**
+ * The app's match screen drawn in HTML and CSS: no image to download, crisp at any size. Every
+ * label sits on a line of its own width (rows, wrapping chips), so it holds with whatever font
+ * the visitor's system substitutes (tested with monospace and serif fonts at 390 and 1280 px).
+ */
 export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) {
   const { dog, compatibility } = content
   return (
@@ -10,10 +14,10 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
       <div className="relative rounded-[3rem] border border-white/15 bg-stone-900 p-3 shadow-2xl ring-1 ring-black/40">
         <div className="absolute top-5 left-1/2 z-10 h-6 w-24 -translate-x-1/2 rounded-full bg-black" />
         <div className="overflow-hidden rounded-[2.4rem] bg-stone-50 pt-12 text-stone-900">
-          <div className="flex items-center justify-between px-5">
-            <div>
-              <p className="text-xs font-medium text-stone-600">{content.greeting}</p>
-              <p className="text-lg font-bold">{content.title}</p>
+          <div className="flex items-center justify-between gap-2 px-5">
+            <div className="min-w-0">
+              <p className="whitespace-nowrap text-xs font-medium text-stone-600">{content.greeting}</p>
+              <p className="whitespace-nowrap text-lg font-bold">{content.title}</p>
             </div>
             <span className="grid size-9 place-items-center rounded-full bg-white shadow-sm">
               <SlidersHorizontal aria-hidden="true" className="size-4 text-stone-700" />
@@ -31,21 +35,22 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
                 <p className="text-lg font-bold">{dog.name}</p>
                 <BadgeCheck aria-hidden="true" className="size-5 fill-sky-500 text-white" />
               </div>
-              <p className="text-sm text-stone-600">
-                {dog.breed} · {dog.age}
+              <p className="flex flex-wrap gap-x-2 text-sm text-stone-600">
+                <span className="whitespace-nowrap">{dog.breed}</span>
+                <span className="whitespace-nowrap">{dog.age}</span>
               </p>
               <div className="mt-3 flex flex-wrap gap-1.5">
                 {content.badges.map((badge) => (
-                  <span key={badge} className="rounded-full bg-emerald-50 px-2 py-0.5 text-[11px] font-semibold text-emerald-800">
+                  <span key={badge} className="whitespace-nowrap rounded-full bg-emerald-50 px-2 py-0.5 text-[11px] font-semibold text-emerald-800">
                     {badge}
                   </span>
                 ))}
               </div>
-              <dl className="mt-3 grid grid-cols-3 gap-2">
+              <dl className="mt-3 divide-y divide-stone-200 rounded-xl bg-stone-100 px-3 py-1">
                 {content.health.map((item) => (
-                  <div key={item.label} className="rounded-xl bg-stone-100 p-2">
-                    <dt className="text-[10px] text-stone-600">{item.label}</dt>
-                    <dd className="text-xs font-bold text-stone-900">{item.value}</dd>
+                  <div key={item.label} className="flex items-baseline justify-between gap-3 py-1.5">
+                    <dt className="whitespace-nowrap text-xs text-stone-600">{item.label}</dt>
+                    <dd className="whitespace-nowrap text-xs font-bold text-stone-900">{item.value}</dd>
                   </div>
                 ))}
               </dl>

@@ -1,3 +1,4 @@
+import { SectionHeading } from '../components/section-heading'
 import type { Content } from '../content'
 
 export function About({ content }: { content: Content['about'] }) {
@@ -6,10 +7,7 @@ export function About({ content }: { content: Content['about'] }) {
     <section id={content.id} aria-labelledby={headingId} className="mx-auto max-w-6xl px-5 py-20 sm:px-8 sm:py-28">
       <div className="grid gap-12 lg:grid-cols-[1.3fr_1fr] lg:items-center">
         <div>
-          <p className="text-sm font-semibold tracking-wide text-brand-800 dark:text-brand-300 uppercase">{content.eyebrow}</p>
-          <h2 id={headingId} className="mt-3 text-3xl font-bold tracking-tight text-balance text-stone-900 dark:text-stone-50 sm:text-4xl">
-            {content.heading}
-          </h2>
+          <SectionHeading id={headingId} heading={content.heading} tagline={content.tagline} align="start" />
           {content.paragraphs.map((paragraph) => (
             <p key={paragraph} className="mt-5 text-lg text-pretty text-stone-700 dark:text-stone-300">
               {paragraph}

@@ -7,13 +7,7 @@ export function HowItWorks({ content }: { content: Content['howItWorks'] }) {
   return (
     <section id={content.id} aria-labelledby={headingId} className="bg-stone-900 py-20 text-white sm:py-28">
       <div className="mx-auto max-w-6xl px-5 sm:px-8">
-        <SectionHeading
-          id={headingId}
-          eyebrow={content.eyebrow}
-          heading={content.heading}
-          lead={content.lead}
-          className="[&_h2]:text-white [&_p:first-child]:text-amber-300 [&_p:last-child]:text-stone-300"
-        />
+        <SectionHeading id={headingId} heading={content.heading} tagline={content.tagline} lead={content.lead} tone="dark" />
         <ol className="mt-14 grid gap-6 md:grid-cols-3">
           {content.steps.map((step, i) => (
             <li key={step.title} className="relative rounded-2xl border border-white/10 bg-white/5 p-7">
@@ -24,9 +18,8 @@ export function HowItWorks({ content }: { content: Content['howItWorks'] }) {
                 <Icon name={step.icon} className="size-7 text-amber-300" />
               </div>
               <h3 className="mt-5 text-xl font-semibold">
-                <span className="sr-only">
-                  {content.stepLabel} {i + 1}:{' '}
-                </span>
+                {/* One text node: Chromium drops the spaces between several ("Step1:"). */}
+                <span className="sr-only">{`${content.stepLabel} ${i + 1}: `}</span>
                 {step.title}
               </h3>
               <p className="mt-2 text-stone-300">{step.text}</p>

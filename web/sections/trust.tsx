@@ -9,7 +9,7 @@ export function Trust({ content }: { content: Content['trust'] }) {
   return (
     <section id={content.id} aria-labelledby={headingId} className="bg-brand-50 dark:bg-brand-950 py-20 sm:py-28">
       <div className="mx-auto max-w-6xl px-5 sm:px-8">
-        <SectionHeading id={headingId} eyebrow={content.eyebrow} heading={content.heading} lead={content.lead} />
+        <SectionHeading id={headingId} heading={content.heading} tagline={content.tagline} lead={content.lead} />
         <div className="mt-14 grid gap-8 lg:grid-cols-[1.4fr_1fr]">
           <ul className="grid gap-4 sm:grid-cols-2 sm:gap-5">
             {content.items.map((card, i) => (
