@@ -32,6 +32,9 @@ describe.skipIf(!chromiumAvailable)('toasts', () => {
     const toast = await readToast(toasts(page).first())
     expect(toast).toEqual({ text: supportText, variant: 'default' })
     expect(toast.text).toContain(site.supportEmail)
+    // The address is a link that opens the visitor's mail program, inside the same words.
+    const link = toasts(page).first().getByRole('link', { name: site.supportEmail, exact: true })
+    expect(await link.getAttribute('href')).toBe(`mailto:${site.supportEmail}`)
     await page.context().close()
   })
 

@@ -13,9 +13,17 @@ export const REMOVE_AFTER_CLOSE_MS = 1000
 
 export type ToastVariant = 'default' | 'destructive'
 
+/** Words of the description that are a link (the support address as `mailto:`). */
+export interface ToastLink {
+  text: string
+  href: string
+}
+
 export interface ToastInput {
   title?: string
   description?: string
+  /** Made a link where its text first appears in the description; the words stay the same. */
+  link?: ToastLink
   variant?: ToastVariant
   /** Milliseconds; Radix's provider default (DEFAULT_TOAST_MS) when absent. */
   duration?: number

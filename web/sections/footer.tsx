@@ -28,7 +28,7 @@ export function Footer({ content, privacyId }: { content: Content['footer']; pri
             variant="link"
             size="inline"
             className="mt-4 text-stone-300 hover:text-white"
-            onClick={() => toast(content.supportToast)}
+            onClick={() => toast({ ...content.supportToast, link: { text: content.supportEmail, href: `mailto:${content.supportEmail}` } })}
           >
             {content.contactSupport}
           </Button>
