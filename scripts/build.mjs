@@ -60,18 +60,26 @@ async function prerender() {
   // The script only adds behaviour to a page that is complete without it: it must not compete
   // with the first paint (for the HTML's bandwidth or for a simulated slow phone's priority).
   html = html.replace(/<script type="module" crossorigin src=/g, '<script type="module" fetchpriority="low" crossorigin src=')
-  const fill = {
-    '<!--app-lang-->': page.lang,
-    '<!--app-head-->': page.head,
-    '<!--app-html-->': page.html,
-  }
+  // The page for unknown addresses: the same template and CSS, its own body, no script at all.
+  const notFound = fillOutlets(html.replace(/<script type="module"[^>]*><\/script>\s*/g, ''), { lang: page.lang, ...page.notFound })
+  await writeFile(`${clientDir}/index.html`, fillOutlets(html, page))
+  await writeFile(`${clientDir}/404.html`, notFound)
+  for (const [path, text] of Object.entries(page.files)) await writeFile(`${clientDir}${path}`, text)
+  await renderImages(page.images)
+}
+
+/**
+ * @param {string} template web/index.html after Vite, with its outlets
+ * @param {{ lang: string, head: string, html: string }} page
+ */
+function fillOutlets(template, page) {
+  let html = template
+  const fill = { '<!--app-lang-->': page.lang, '<!--app-head-->': page.head, '<!--app-html-->': page.html }
   for (const [outlet, value] of Object.entries(fill)) {
     if (!html.includes(outlet)) throw new Error(`web/index.html has no ${outlet} outlet`)
     html = html.replace(outlet, () => value)
   }
-  await writeFile(`${clientDir}/index.html`, html)
-  for (const [path, text] of Object.entries(page.files)) await writeFile(`${clientDir}${path}`, text)
-  await renderImages(page.images)
+  return html
 }
 
 /**

@@ -1,5 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import pino from 'pino'
 import type { Config } from './config.js'
 import { clientDir } from './paths.js'
@@ -44,6 +46,12 @@ function serializeRequest(request: FastifyRequest) {
 function trustProxy(setting: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
   if (typeof setting !== 'number') return setting
   return (_address, hop) => hop < setting
+}
+
+/** The built 404 page (scripts/build.mjs), if this build has one. */
+function readNotFoundPage(root: string): string | undefined {
+  const path = join(root, '404.html')
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined
 }
 
 export interface AppOptions {
@@ -93,7 +101,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(healthRoutes)
   if (config.ADMIN_TOKEN) await app.register(adminRoutes, { prefix: '/admin/api', token: config.ADMIN_TOKEN, counters: store.counters })
   await app.register(page, { root: options.pageRoot ?? clientDir, admin: Boolean(config.ADMIN_TOKEN), tokens })
-  app.setNotFoundHandler(async (request) => {
+  // A person's browser gets a page with a way home; API clients (and the API's paths, whoever
+  // asks) keep the JSON error, never an HTML or empty 404 (supabase-js reads those as success).
+  const notFoundPage = readNotFoundPage(options.pageRoot ?? clientDir)
+  app.setNotFoundHandler(async (request, reply) => {
+    const api = /^\/(rest|admin\/api)(\/|$)/.test(request.url)
+    if (notFoundPage && !api && request.headers.accept?.includes('text/html')) {
+      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(notFoundPage)
+    }
     throw new PostgrestError(404, 'not_found', `Not found: ${request.method} ${request.url.split('?')[0]}`)
   })
   return app

@@ -82,11 +82,15 @@ export interface Content {
     supportHeading: string
     contactSupport: string
     supportToast: ToastCopy
+    /** Where the support toast's address links (its words in the description become the link). */
+    supportEmail: string
     privacyLink: string
     /** `{year}` is replaced by the current year. */
     copyright: string
   }
   toaster: { regionLabel: string; close: string }
+  /** The page a browser gets for an unknown address (server: the not-found handler). */
+  notFound: { title: string; heading: string; text: string; home: string }
 }
 
 // Each section's copy is its own export, so the browser bundle carries only the copy of the
@@ -356,9 +360,17 @@ export const footer: Content['footer'] = {
     title: 'Contact Support',
     description: `Email us at ${site.supportEmail} and our team will get back to you.`,
   },
+  supportEmail: site.supportEmail,
   copyright: `© {year} ${name}. All rights reserved.`,
 }
 
 export const toaster: Content['toaster'] = { regionLabel: 'Notifications ({hotkey})', close: 'Close notification' }
 
-export const content: Content = { meta, hero, about, audiences, features, howItWorks, whyChoose, trust, waitlist, privacy, footer, toaster }
+export const notFound: Content['notFound'] = {
+  title: `Page not found - ${name}`,
+  heading: 'This page went for a walk',
+  text: `There is nothing at this address. The ${name} page, with its waitlist, is one click away.`,
+  home: `Back to ${name}`,
+}
+
+export const content: Content = { meta, hero, about, audiences, features, howItWorks, whyChoose, trust, waitlist, privacy, footer, toaster, notFound }

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { App } from './app'
+import { NotFound } from './not-found'
 import { content } from './content'
 import { escapeHtml, shareKit, type ShareImage } from './share'
 import { site } from './site'
@@ -14,6 +15,8 @@ export interface Prerendered {
   files: Record<string, string>
   /** Images the build renders from SVG to PNG (icons, the link preview). */
   images: ShareImage[]
+  /** The page for unknown addresses (404.html): no script, not for search engines. */
+  notFound: { html: string; head: string }
 }
 
 /** Used only by the build (scripts/build.mjs): the page as HTML, its head and its files. */
@@ -29,5 +32,14 @@ export function render(): Prerendered {
     `<meta name="description" content="${escapeHtml(content.meta.description)}" />`,
     share.head,
   ].join('\n    ')
-  return { html, lang: escapeHtml(content.meta.lang), head, files: share.files, images: share.images }
+  const notFound = {
+    html: renderToString(<NotFound content={content.notFound} brand={site.productName} />),
+    head: [
+      `<title>${escapeHtml(content.notFound.title)}</title>`,
+      '<meta name="robots" content="noindex" />',
+      '<meta name="color-scheme" content="light dark" />',
+      '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
+    ].join('\n    '),
+  }
+  return { html, lang: escapeHtml(content.meta.lang), head, files: share.files, images: share.images, notFound }
 }

@@ -51,8 +51,8 @@ export async function page(app: FastifyInstance, { root, admin, tokens }: { root
     globIgnore: template ? ['index.html', 'index.html.*'] : [],
     preCompressed: true,
     // The compressed copies are served in place of their original, never by their own name; the
-    // operators' page only at /admin, and only when it is enabled.
-    allowedPath: (pathname) => !/\.(br|gz)$/.test(pathname) && pathname !== '/admin.html',
+    // operators' page only at /admin, and only when it is enabled; the 404 page only as an answer.
+    allowedPath: (pathname) => !/\.(br|gz)$/.test(pathname) && pathname !== '/admin.html' && pathname !== '/404.html',
     cacheControl: false,
     setHeaders(res, path) {
       const hashed = path.includes(`${join(root, 'assets')}`)

@@ -53,6 +53,14 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
     await page.context().close()
   })
 
+  it.each(['light', 'dark'] as const)('finds no violation on the page for an unknown address (%s)', async (colorScheme) => {
+    const { page } = await visit(suite.browser, `${suite.server.url}/nope`, { colorScheme, viewport: { width: 390, height: 844 } })
+    await page.getByRole('heading', { level: 1, name: content.notFound.heading }).waitFor()
+    const results = await new AxeBuilder({ page }).analyze()
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    await page.context().close()
+  })
+
   it.each(['light', 'dark'] as const)('finds no violation without the page script, a message of the form on screen (%s)', async (colorScheme) => {
     // axe itself needs JavaScript: the page's own script is blocked instead, as when it never loads.
     const { page } = await visit(suite.browser, `${suite.server.url}/#waitlist-invalid`, { colorScheme }, async (p) => {

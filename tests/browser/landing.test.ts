@@ -113,6 +113,18 @@ describe.skipIf(!chromiumAvailable)('landing page', () => {
     await page.context().close()
   })
 
+  it('a visitor at an unknown address sees a page in the site look and finds the way home', async () => {
+    const { page, problems } = await visit(suite.browser, `${suite.server.url}/no/such/page`)
+    expect(await page.title()).toBe(content.notFound.title)
+    await page.getByRole('heading', { level: 1, name: content.notFound.heading }).waitFor()
+    await page.getByRole('link', { name: content.notFound.home }).click()
+    await page.waitForURL(`${suite.server.url}/`)
+    await page.getByRole('heading', { level: 1, name: content.hero.headline }).waitFor()
+    // The only console line is Chromium's own note of the 404 status.
+    expect(problems.filter((p) => !p.includes('404'))).toEqual([])
+    await page.context().close()
+  })
+
   it('App Store button scrolls smoothly down to the waitlist', async () => {
     const { page } = await open()
     const badge = page.getByRole('link', { name: /App Store/ })
