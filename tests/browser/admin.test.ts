@@ -41,7 +41,7 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
 
   it('shows the total, the chart, the top sources and the sign-ups', async () => {
     const page = await signIn()
-    await page.getByRole('region', { name: copy.total }).getByText('3', { exact: true }).waitFor()
+    await page.getByRole('region', { name: copy.total, exact: true }).getByText('3', { exact: true }).waitFor()
     await page.getByRole('img', { name: copy.chartLabel }).locator('canvas').first().waitFor()
     const sources = page.getByRole('region', { name: copy.sources })
     expect((await sources.getByRole('listitem').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '))).toEqual(['newsletter 2', 'club.example 1'])

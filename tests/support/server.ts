@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type AppOptions, buildApp } from '../../server/app'
-import { type Env, loadConfig } from '../../server/config'
+import { type Config, type Env, loadConfig } from '../../server/config'
 import { createTestSchema } from './postgres'
 import type { StoreKind } from './stores'
 
@@ -12,6 +12,8 @@ export interface TestServer {
   url: string
   app: FastifyInstance
   store: StoreKind
+  /** The configuration it runs with (its SQLITE_PATH or DATABASE_URL among it). */
+  config: Config
   close: () => Promise<void>
 }
 
@@ -53,6 +55,7 @@ export async function startServer(env: Env = {}, store: StoreKind = 'sqlite', op
     url: `http://127.0.0.1:${address.port}`,
     app,
     store,
+    config,
     close: async () => {
       if (closed) return
       closed = true

@@ -15,11 +15,12 @@ export function createAdminApi(token: string) {
   }
   return {
     stats: async (): Promise<Stats> => (await call('/stats')).json(),
-    signups: async (search: string, after?: number): Promise<{ items: SignUp[]; next: number | null }> => {
+    /** `signal` cancels it: a newer search makes an older one's answer worthless. */
+    signups: async (search: string, after?: number, signal?: AbortSignal): Promise<{ items: SignUp[]; next: number | null }> => {
       const query = new URLSearchParams({ limit: '50' })
       if (search) query.set('search', search)
       if (after !== undefined) query.set('after', String(after))
-      return (await call(`/signups?${query}`)).json()
+      return (await call(`/signups?${query}`, signal ? { signal } : {})).json()
     },
     remove: async (email: string): Promise<boolean> => (await (await call(`/signups?${new URLSearchParams({ email })}`, { method: 'DELETE' })).json()).removed,
     exportCsv: async (): Promise<{ blob: Blob; filename: string }> => {

@@ -1,8 +1,11 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
+
+/** A search waits for this pause in typing, so a word typed is one request, not one per key. */
+const SEARCH_PAUSE_MS = 250
 import { Button } from '../components/ui/button'
 import { Input } from '../components/ui/input'
 import { AdminApiError, type AdminApi, createAdminApi } from './api'
-import { SignupsChart } from './chart'
+import { PerDayTable, SignupsChart } from './chart'
 import { adminContent as copy } from './content'
 import type { SignUp, Stats } from './types'
 
@@ -84,20 +87,48 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
     },
     [onSignOut],
   )
-  const refresh = useCallback(async () => {
+  const loadStats = useCallback(async () => {
     try {
-      const [fresh, page] = await Promise.all([api.stats(), api.signups(search)])
-      setStats(fresh)
-      setRows(page.items)
-      setNext(page.next)
+      setStats(await api.stats())
       setError('')
     } catch (failure) {
       fail(failure)
     }
-  }, [api, search, fail])
+  }, [api, fail])
   useEffect(() => {
-    void refresh()
-  }, [refresh])
+    void loadStats()
+  }, [loadStats])
+
+  // The list follows the search box: after a pause in typing, one request; a newer search cancels
+  // the one under way, so an older answer can never replace a newer one.
+  const [listVersion, setListVersion] = useState(0)
+  const atOnce = useRef(true) // the first load and a reload after a removal do not wait
+  useEffect(() => {
+    const pause = atOnce.current ? 0 : SEARCH_PAUSE_MS
+    atOnce.current = false
+    const controller = new AbortController()
+    const timer = setTimeout(
+      async () => {
+        try {
+          const page = await api.signups(search, undefined, controller.signal)
+          setRows(page.items)
+          setNext(page.next)
+        } catch (failure) {
+          if (!controller.signal.aborted) fail(failure)
+        }
+      },
+      pause,
+    )
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+  }, [api, search, fail, listVersion])
+  const refresh = useCallback(async () => {
+    await loadStats()
+    atOnce.current = true
+    setListVersion((version) => version + 1)
+  }, [loadStats])
 
   async function loadMore() {
     if (next === null) return
@@ -137,7 +168,7 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
   }
 
   return (
-    <div className="mx-auto max-w-6xl px-5 py-8">
+    <main className="mx-auto max-w-6xl px-5 py-8">
       <header className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-bold text-stone-900">{copy.title}</h1>
         <div className="flex gap-3">
@@ -153,20 +184,21 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
         {error}
       </p>
       <div className="mt-4 grid gap-6 lg:grid-cols-[1fr_2fr_1fr]">
-        <section aria-labelledby="total-heading" className="rounded-2xl bg-white p-6 shadow-sm">
+        <section aria-labelledby="total-heading" className="min-w-0 rounded-2xl bg-white p-6 shadow-sm">
           <h2 id="total-heading" className="text-sm font-semibold text-stone-600 uppercase">
             {copy.total}
           </h2>
           <p className="mt-2 text-5xl font-extrabold text-stone-900">{stats?.total.toLocaleString('en') ?? '…'}</p>
         </section>
-        <section aria-labelledby="chart-heading" className="rounded-2xl bg-white p-6 shadow-sm">
+        <section aria-labelledby="chart-heading" className="min-w-0 rounded-2xl bg-white p-6 shadow-sm">
           <h2 id="chart-heading" className="text-sm font-semibold text-stone-600 uppercase">
             {copy.chartLabel}
           </h2>
           {stats && stats.perDay.length === 0 ? <p className="mt-4 text-stone-600">{copy.chartEmpty}</p> : null}
           {stats ? <SignupsChart perDay={stats.perDay} label={copy.chartLabel} /> : null}
+          {stats && stats.perDay.length > 0 ? <PerDayTable perDay={stats.perDay} caption={copy.perDayTable} columns={copy.perDayColumns} /> : null}
         </section>
-        <section aria-labelledby="sources-heading" className="rounded-2xl bg-white p-6 shadow-sm">
+        <section aria-labelledby="sources-heading" className="min-w-0 rounded-2xl bg-white p-6 shadow-sm">
           <h2 id="sources-heading" className="text-sm font-semibold text-stone-600 uppercase">
             {copy.sources}
           </h2>
@@ -181,7 +213,7 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
         </section>
       </div>
       <section aria-label={copy.listLabel} className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
-        <label htmlFor="admin-search" className="text-sm font-semibold text-stone-700">
+        <label htmlFor="admin-search" className="block text-sm font-semibold text-stone-700">
           {copy.searchLabel}
         </label>
         <Input
@@ -192,31 +224,42 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
           onChange={(event) => setSearch(event.target.value)}
           className="mt-2 max-w-md"
         />
-        <div className="mt-4 overflow-x-auto">
-          <table className="w-full text-left text-sm">
+        {/* On a phone the table has two columns, the address (with its day and source beneath)
+            and Remove; from sm up, day and source get columns of their own. */}
+        <div className="mt-4">
+          <table className="w-full table-fixed text-left text-sm">
             <thead className="text-stone-600">
               <tr>
-                <th className="py-2 pr-4">{copy.columns.email}</th>
-                <th className="py-2 pr-4">{copy.columns.joined}</th>
-                <th className="py-2 pr-4">{copy.columns.source}</th>
-                <th className="py-2">
+                <th scope="col" className="py-2 pr-4">{copy.columns.email}</th>
+                <th scope="col" className="hidden w-44 py-2 pr-4 sm:table-cell">{copy.columns.joined}</th>
+                <th scope="col" className="hidden w-40 py-2 pr-4 sm:table-cell">{copy.columns.source}</th>
+                <th scope="col" className="w-24 py-2">
                   <span className="sr-only">{copy.columns.actions}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
-              {rows.map((row) => (
-                <tr key={row.id} className="border-t border-stone-200">
-                  <td className="py-2 pr-4 font-medium text-stone-900">{row.email}</td>
-                  <td className="py-2 pr-4 text-stone-700">{row.created_at.replace('T', ' ').slice(0, 16)}</td>
-                  <td className="py-2 pr-4 text-stone-700">{row.utm_source ?? row.referrer ?? copy.direct}</td>
-                  <td className="py-2 text-right">
-                    <Button variant="outline" size="sm" aria-label={copy.removeLabel(row.email)} onClick={() => void remove(row.email)}>
-                      {copy.remove}
-                    </Button>
-                  </td>
-                </tr>
-              ))}
+              {rows.map((row) => {
+                const joined = row.created_at.replace('T', ' ').slice(0, 16)
+                const source = row.utm_source ?? row.referrer ?? copy.direct
+                return (
+                  <tr key={row.id} className="border-t border-stone-200">
+                    <td className="py-2 pr-4 align-top">
+                      <span className="block font-medium break-all text-stone-900">{row.email}</span>
+                      <span className="mt-0.5 block text-xs text-stone-600 sm:hidden">
+                        {joined} · {source}
+                      </span>
+                    </td>
+                    <td className="hidden py-2 pr-4 align-top text-stone-700 sm:table-cell">{joined}</td>
+                    <td className="hidden py-2 pr-4 align-top break-all text-stone-700 sm:table-cell">{source}</td>
+                    <td className="py-2 text-right align-top">
+                      <Button variant="outline" size="sm" aria-label={copy.removeLabel(row.email)} onClick={() => void remove(row.email)}>
+                        {copy.remove}
+                      </Button>
+                    </td>
+                  </tr>
+                )
+              })}
             </tbody>
           </table>
           {rows.length === 0 ? <p className="py-4 text-stone-600">{copy.none}</p> : null}
@@ -227,6 +270,6 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
           </Button>
         ) : null}
       </section>
-    </div>
+    </main>
   )
 }

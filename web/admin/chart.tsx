@@ -4,8 +4,17 @@ import 'uplot/dist/uPlot.min.css'
 import type { Stats } from './types'
 
 const DAY_S = 86_400
+const HEIGHT_PX = 220
+/** Steps between labelled days: whole days and weeks only, never hours. */
+const DAY_STEPS = [1, 2, 7, 14, 28, 56, 91, 182, 364].map((days) => days * DAY_S)
 
-/** Sign-ups per day as bars, drawn by uPlot on a canvas; the table beside it carries the numbers. */
+/** An axis label: the UTC day as the table writes it (2026-11-23). */
+export const isoDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10)
+
+/**
+ * Sign-ups per day as bars, drawn by uPlot on a canvas at the width of its box (it follows the
+ * window); the table beside it (PerDayTable) carries the same numbers for screen readers.
+ */
 export function SignupsChart({ perDay, label }: { perDay: Stats['perDay']; label: string }) {
   const container = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -19,21 +28,52 @@ export function SignupsChart({ perDay, label }: { perDay: Stats['perDay']; label
     const chart = new uPlot(
       {
         width: element.clientWidth,
-        height: 220,
+        height: HEIGHT_PX,
         legend: { show: false },
+        // UTC throughout, as the days are counted (the browser's zone would shift the bars).
+        tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
-        axes: [{ stroke: '#57534e' }, { stroke: '#57534e' }],
+        axes: [
+          { stroke: '#57534e', incrs: DAY_STEPS, space: 90, values: (_u, splits) => splits.map(isoDay) },
+          { stroke: '#57534e', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] },
+        ],
         series: [{}, { label, stroke: '#c2410c', fill: 'rgba(194, 65, 12, 0.25)', paths: uPlot.paths.bars?.({ size: [0.6, 40] }) }],
       },
       [days, counts],
       element,
     )
-    const resize = () => chart.setSize({ width: element.clientWidth, height: 220 })
-    window.addEventListener('resize', resize)
+    // The box, not the window: the grid may change its width without a window resize.
+    const observer = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: HEIGHT_PX }))
+    observer.observe(element)
     return () => {
-      window.removeEventListener('resize', resize)
+      observer.disconnect()
       chart.destroy()
     }
   }, [perDay, label])
-  return <div ref={container} role="img" aria-label={label} className="w-full" />
+  return <div ref={container} role="img" aria-label={label} className="w-full min-w-0 overflow-hidden" />
+}
+
+/** The chart's numbers as a table, newest day first, in a box that scrolls (and takes focus to). */
+export function PerDayTable({ perDay, caption, columns }: { perDay: Stats['perDay']; caption: string; columns: { day: string; count: string } }) {
+  return (
+    <div tabIndex={0} role="group" aria-label={caption} className="mt-4 max-h-40 overflow-y-auto rounded-lg border border-stone-200 focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-brand-200">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="sticky top-0 bg-stone-50 text-stone-600">
+          <tr>
+            <th scope="col" className="px-3 py-1.5 font-semibold">{columns.day}</th>
+            <th scope="col" className="px-3 py-1.5 text-right font-semibold">{columns.count}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...perDay].reverse().map(({ day, count }) => (
+            <tr key={day} className="border-t border-stone-200">
+              <td className="px-3 py-1.5 text-stone-800">{day}</td>
+              <td className="px-3 py-1.5 text-right font-semibold text-stone-900">{count.toLocaleString('en')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
 }

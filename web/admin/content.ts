@@ -14,6 +14,8 @@ export const adminContent = {
   total: 'Sign-ups',
   chartLabel: 'Sign-ups per day',
   chartEmpty: 'No sign-ups yet.',
+  perDayTable: 'Sign-ups per day, newest first',
+  perDayColumns: { day: 'Day (UTC)', count: 'Sign-ups' },
   sources: 'Top sources',
   direct: '(direct)',
   listLabel: 'All sign-ups',

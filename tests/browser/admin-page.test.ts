@@ -1,0 +1,143 @@
+// The operators' page on a phone and on a desktop: it fits, its chart follows the window and
+// speaks ISO dates like the table, the numbers behind the chart are a table a screen reader reads,
+// and searching sends one request per pause in typing, whose answer is never overwritten by an
+// older one.
+import AxeBuilder from '@axe-core/playwright'
+import Database from 'better-sqlite3'
+import type { Page, Request } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { adminContent as copy } from '../../web/admin/content'
+import { useServerAndBrowser } from '../support/browser-suite'
+import { chromiumAvailable } from '../support/chromium'
+import { row } from '../support/rows'
+
+const TOKEN = 'browser-admin-token-0123456789'
+const LONG = 'a-rather-long-address.for-the-layout@kennel-club-of-somewhere.example'
+const DAYS = ['2026-10-01', '2026-10-02', '2026-10-05', '2026-10-20']
+
+describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
+  const suite = useServerAndBrowser({ ADMIN_TOKEN: TOKEN })
+  beforeAll(async () => {
+    for (const email of [LONG, 'ada@example.com', 'grace@example.com', 'alan@example.com', 'annie@example.com']) await suite.server.app.store.add(row(email))
+    // Sign-ups on earlier days, as a launch month would have them.
+    const db = new Database(suite.server.config.SQLITE_PATH)
+    const update = db.prepare('UPDATE waitlist SET created_at = ? WHERE id = ?')
+    DAYS.forEach((day, i) => update.run(`${day}T12:00:00.000Z`, i + 1))
+    db.close()
+  })
+
+  /** Signs in; `before` runs first (to record requests or drawn text). */
+  async function signIn(width: number, before?: (page: Page) => Promise<void>): Promise<Page> {
+    const page = await (await suite.browser.newContext({ viewport: { width, height: 900 } })).newPage()
+    await before?.(page)
+    await page.goto(`${suite.server.url}/admin`)
+    await page.getByLabel(copy.signIn.tokenLabel).fill(TOKEN)
+    await page.getByRole('button', { name: copy.signIn.submit }).click()
+    await page.getByText(LONG, { exact: true }).waitFor()
+    return page
+  }
+
+  it('fits a 390 px phone: no sideways scrolling, every Remove button on screen', async () => {
+    const page = await signIn(390)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    const buttons = page.getByRole('button', { name: /^Remove / })
+    expect(await buttons.count()).toBe(5)
+    for (const button of await buttons.all()) {
+      await button.scrollIntoViewIfNeeded() // down the page: scrolling down is fine, sideways is not
+      expect(await page.evaluate(() => window.scrollX)).toBe(0)
+      const box = await button.boundingBox()
+      expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true)
+      // Reachable as it is, without scrolling a box sideways.
+      expect(await button.evaluate((b) => { const r = b.getBoundingClientRect(); return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === b || b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)) })).toBe(true)
+    }
+    await page.context().close()
+  })
+
+  it.each([390, 1280])('finds no axe violation at %i px', async (width) => {
+    const page = await signIn(width)
+    await page.getByRole('table', { name: copy.perDayTable }).waitFor()
+    const results = await new AxeBuilder({ page }).analyze()
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    await page.context().close()
+  })
+
+  it('redraws the chart at the width of its box when the window changes', async () => {
+    const page = await signIn(1280)
+    const chart = page.getByRole('img', { name: copy.chartLabel })
+    const widths = () => chart.evaluate((box) => ({ box: box.clientWidth, canvas: box.querySelector('canvas')?.getBoundingClientRect().width ?? 0 }))
+    await page.waitForFunction(() => document.querySelector('canvas') !== null)
+    const wide = await widths()
+    expect(Math.abs(wide.canvas - wide.box)).toBeLessThanOrEqual(2)
+    // Narrower than lg, the cards stack: the chart's box changes width, and the canvas with it.
+    await page.setViewportSize({ width: 700, height: 900 })
+    await page.waitForFunction((before) => {
+      const box = document.querySelector('[role="img"]')
+      const canvas = box?.querySelector('canvas')?.getBoundingClientRect().width ?? 0
+      return box !== null && Math.abs(canvas - before) > 50 && Math.abs(canvas - box.clientWidth) <= 2
+    }, wide.canvas)
+    const narrow = await widths()
+    expect(Math.abs(narrow.canvas - narrow.box)).toBeLessThanOrEqual(2)
+    await page.context().close()
+  })
+
+  it('labels the time axis with ISO days only, as the table writes them', async () => {
+    const page = await signIn(1280, async (p) => {
+      await p.addInitScript(() => {
+        const drawn: string[] = ((window as unknown as { drawn: string[] }).drawn = [])
+        const fillText = CanvasRenderingContext2D.prototype.fillText
+        CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+          drawn.push(String(text))
+          return fillText.call(this, text, ...rest)
+        }
+      })
+    })
+    await page.waitForFunction(() => (window as unknown as { drawn: string[] }).drawn.length > 0)
+    const drawn = await page.evaluate(() => (window as unknown as { drawn: string[] }).drawn)
+    const days = drawn.filter((text) => !/^\d+$/.test(text)) // the other axis counts sign-ups
+    expect(days.length).toBeGreaterThan(1)
+    for (const text of days) expect(text).toMatch(/^\d{4}-\d\d-\d\d$/)
+    await page.context().close()
+  })
+
+  it('gives the numbers behind the chart as a table', async () => {
+    const page = await signIn(1280)
+    const table = page.getByRole('table', { name: copy.perDayTable })
+    await table.waitFor()
+    const rows = (await table.getByRole('row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())
+    const today = new Date().toISOString().slice(0, 10)
+    expect(rows).toEqual([`${copy.perDayColumns.day} ${copy.perDayColumns.count}`, `${today} 1`, ...[...DAYS].reverse().map((day) => `${day} 1`)])
+    await page.context().close()
+  })
+
+  it('searches once per pause in typing, and an older answer never replaces a newer one', async () => {
+    const searches: string[] = []
+    let stats = 0
+    const page = await signIn(1280, async (p) => {
+      p.on('request', (request: Request) => {
+        const url = new URL(request.url())
+        if (url.pathname === '/admin/api/signups' && url.searchParams.has('search')) searches.push(url.searchParams.get('search') ?? '')
+        if (url.pathname === '/admin/api/stats') stats++
+      })
+      // The answer for "a" is slow: it arrives after the answer for "ada".
+      await p.route('**/admin/api/signups?*search=a&*', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        await route.continue().catch(() => undefined) // aborted by the page meanwhile
+      })
+    })
+    stats = 0 // signing in checked the token with one request for the totals
+    const box = page.getByLabel(copy.searchLabel)
+    await box.pressSequentially('gra', { delay: 30 })
+    await page.getByRole('cell', { name: 'grace@example.com', exact: true }).waitFor()
+    await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor({ state: 'detached' })
+    expect(searches).toEqual(['gra']) // one request for three keystrokes
+    await box.fill('a')
+    await page.waitForTimeout(600) // the slow request for "a" is under way
+    await box.fill('ada')
+    await page.getByRole('cell', { name: 'grace@example.com', exact: true }).waitFor({ state: 'detached' })
+    await page.waitForTimeout(1500) // the slow answer has had its time
+    const shown = await page.getByRole('cell', { name: /@/ }).allInnerTexts()
+    expect(shown.filter((text) => text.includes('@'))).toEqual(['ada@example.com'])
+    expect(stats).toBe(0) // searching does not reload the totals
+    await page.context().close()
+  })
+})
