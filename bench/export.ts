@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline'
 import { join } from 'node:path'
 import { ensureBuild, root } from '../scripts/ensure-build.mjs'
 import { loadConfig } from '../server/config'
-import { createStore } from '../server/store/store'
+import { createStore } from '../server/store/index'
 import { createTestSchema, TEST_DATABASE_URL } from '../tests/support/postgres'
 import { spawnServer } from '../tests/support/process'
 import { tempSqlitePath } from '../tests/support/server'
@@ -67,7 +67,7 @@ for (const kind of kinds) {
     const fillSeconds = await fill(kind, env, schema ? (sql) => schema.query(sql) : undefined)
     console.error(`${kind}: ${ROWS.toLocaleString('en')} rows generated in ${fillSeconds.toFixed(1)} s`)
     const out = join(sqlite.path, '..', 'export.csv')
-    const cli = await timed([join(root, 'dist', 'server', 'cli.js'), 'export', '--out', out], env)
+    const cli = await timed([join(root, 'dist', 'server', 'operators', 'cli.js'), 'export', '--out', out], env)
     const lines = await countLines(out)
     const size = statSync(out).size / 1024 / 1024
 

@@ -1,6 +1,6 @@
 // @ts-check
 // `npm run build`: the page (client bundle + prerendered HTML) into dist/client, the server into
-// dist/server. The prerender renders the same React components the browser hydrates.
+// dist/server (with the contract it shares with the page in dist/contract). The prerender renders the same React components the browser hydrates.
 // `--page-only --out DIR`: the landing page alone into DIR (a static build for another backend,
 // e.g. with VITE_WAITLIST_URL set; the tests build one to check the page made for Supabase).
 import { spawnSync } from 'node:child_process'
@@ -39,7 +39,7 @@ await precompress(clientDir)
 if (pageOnly) {
   console.log(`build: the page is ready in ${clientDir}`)
 } else {
-  compileServer()
+  await compileServer()
   await writeFile(`${dist}/.build-stamp`, `${new Date().toISOString()}\n`)
   console.log('build: dist/client (page) and dist/server (server) are ready')
 }
@@ -126,7 +126,9 @@ async function precompress(dir) {
   }
 }
 
-function compileServer() {
+async function compileServer() {
+  // A fresh output: a file moved or deleted in server/ must not live on in dist/.
+  for (const dir of ['server', 'contract']) await rm(`${dist}/${dir}`, { recursive: true, force: true })
   const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.server.json`], {
     stdio: 'inherit',
   })

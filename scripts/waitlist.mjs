@@ -7,4 +7,4 @@ import { ensureBuild, root } from './ensure-build.mjs'
 
 ensureBuild()
 if (existsSync(join(root, '.env'))) process.loadEnvFile(join(root, '.env'))
-await import(pathToFileURL(join(root, 'dist', 'server', 'cli.js')).href)
+await import(pathToFileURL(join(root, 'dist', 'server', 'operators', 'cli.js')).href)

@@ -1,57 +1,48 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify'
+// The app: its services, then its plugins in order. It never listens (server/main.ts does).
+import Fastify, { type FastifyInstance } from 'fastify'
 import { randomUUID } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import pino from 'pino'
+import { existsSync } from 'node:fs'
+import { REST_PREFIX } from '../contract/paths.js'
 import type { Config } from './config.js'
+import { handleClientError, handleError } from './http/errors.js'
+import { healthRoutes } from './http/health.js'
+import { landingPage, readLandingTemplate } from './http/landing-page.js'
+import { createLogger, RequestLog } from './http/logging.js'
+import { notFoundHandler } from './http/not-found.js'
+import security from './http/security.js'
+import { staticFiles } from './http/static-files.js'
+import { adminRoutes } from './operators/admin-routes.js'
 import { clientDir } from './paths.js'
-import { PostgrestError } from './postgrest.js'
-import { redactPersonal } from './redact.js'
-import { RequestLog } from './request-log.js'
-import { handleClientError, handleError } from './plugins/error-handler.js'
-import { page } from './plugins/page.js'
-import security from './plugins/security.js'
-import { disposableDomainCheck } from './disposable.js'
-import { formTokens } from './form-token.js'
-import { createInsertRateLimit } from './plugins/insert-rate-limit.js'
-import { adminRoutes } from './routes/admin.js'
-import { joinRoute } from './routes/join.js'
-import { healthRoutes } from './routes/health.js'
-import { waitlistRoutes } from './routes/waitlist.js'
-import { createStore, type WaitlistStore } from './store/store.js'
+import { createStore, type WaitlistStore } from './store/index.js'
+import type { RowRules } from './waitlist/check-row.js'
+import { disposableDomainCheck } from './waitlist/disposable.js'
+import { type FormTokens, formTokens } from './waitlist/form-token.js'
+import { joinRoute } from './waitlist/join-route.js'
+import { createInsertLimiter, type InsertLimiter } from './waitlist/limiter.js'
+import { postgrestRoutes } from './waitlist/postgrest-route.js'
 
+/** The services every route may use, decorated on the app in buildApp and nowhere else. */
 declare module 'fastify' {
   interface FastifyInstance {
     store: WaitlistStore
+    /** The per-IP limits on sign-ups, shared by both ways in. */
+    insertLimiter: InsertLimiter
+    /** The no-script form's signed timestamps. */
+    formTokens: FormTokens
+    /** What checkRow needs beside the row (BLOCK_DISPOSABLE_EMAIL). */
+    rowRules: RowRules
   }
-}
-
-/**
- * What a request log line says: method and path, and the names (never the values) of query
- * parameters, which may hold a key or an address. No IP address, no headers, no body; an address
- * typed into the path or a parameter's name is redacted (server/redact.ts).
- */
-function serializeRequest(request: FastifyRequest) {
-  const [path = '', query] = request.url.split('?', 2)
-  const params = query ? [...new URLSearchParams(query).keys()].map(redactPersonal) : []
-  return { method: request.method, path: redactPersonal(path), ...(params.length > 0 ? { params } : {}) }
 }
 
 /**
  * Addresses, CIDRs or proxy-addr's names (`loopback`) are checked against the connecting peer.
  * A hop count cannot check it, so Fastify now refuses one; we keep DESIGN's hop count as an
  * explicit rule (trust the nearest N addresses), safe only when the port is reachable solely
- * through the proxy (README, Deployment).
+ * through the proxy (docs/deployment.md).
  */
 function trustProxy(setting: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
   if (typeof setting !== 'number') return setting
   return (_address, hop) => hop < setting
-}
-
-/** The built 404 page (scripts/build.mjs), if this build has one. */
-function readNotFoundPage(root: string): string | undefined {
-  const path = join(root, '404.html')
-  return existsSync(path) ? readFileSync(path, 'utf8') : undefined
 }
 
 export interface AppOptions {
@@ -62,15 +53,10 @@ export interface AppOptions {
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  // Log lines are written asynchronously: under load, the lines that arrive while a write is under
-  // way go out together in the next one, instead of one write per line; when quiet, at once.
-  // Closing the app flushes them. (A crash may lose the last lines, never a sign-up.)
-  const logStream = options.logger === false ? undefined : pino.destination({ dest: 1, sync: false })
+  const logger = options.logger === false ? undefined : createLogger(config)
+  const pageRoot = options.pageRoot ?? clientDir
   const app = Fastify({
-    // pino's Logger carries its option types; Fastify's instance type wants its base logger.
-    loggerInstance: logStream
-      ? (pino({ level: config.LOG_LEVEL, serializers: { req: serializeRequest } }, logStream) as FastifyBaseLogger)
-      : undefined,
+    loggerInstance: logger?.instance,
     genReqId: () => randomUUID(),
     logController: new RequestLog(),
     // Slow or stalled clients cannot hold a connection open for long.
@@ -85,31 +71,31 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
-
-  const store = await createStore(config, app.log)
-  app.decorate('store', store)
-  app.addHook('onClose', () => store.close())
-  if (logStream) app.addHook('onClose', () => logStream.flushSync())
+  if (logger) app.addHook('onClose', () => logger.flush())
   app.setErrorHandler(handleError)
 
+  // Services. Whoever opens a resource closes it.
+  const store = await createStore(config, app.log)
+  app.addHook('onClose', () => store.close())
+  app.decorate('store', store)
+  app.decorate('insertLimiter', createInsertLimiter(config, store.counters))
+  app.decorate('formTokens', formTokens(config.FORM_SECRET, config.FORM_MIN_SECONDS * 1000))
+  app.decorate('rowRules', { blockedDomain: config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined })
+
+  // Plugins, in this order: headers for all, the API, the form, health, operators, the page.
   await app.register(security, { config })
-  const limiter = createInsertRateLimit(config, store.counters)
-  const blockedDomain = config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined
-  const tokens = formTokens(config.FORM_SECRET, config.FORM_MIN_SECONDS * 1000)
-  await app.register(waitlistRoutes, { prefix: '/rest/v1', config, limiter, blockedDomain })
-  await app.register(joinRoute, { limiter, tokens, blockedDomain })
+  await app.register(postgrestRoutes, { prefix: REST_PREFIX, anonKey: config.WAITLIST_ANON_KEY })
+  await app.register(joinRoute)
   await app.register(healthRoutes)
-  if (config.ADMIN_TOKEN) await app.register(adminRoutes, { prefix: '/admin/api', token: config.ADMIN_TOKEN, counters: store.counters })
-  await app.register(page, { root: options.pageRoot ?? clientDir, admin: Boolean(config.ADMIN_TOKEN), tokens })
-  // A person's browser gets a page with a way home; API clients (and the API's paths, whoever
-  // asks) keep the JSON error, never an HTML or empty 404 (supabase-js reads those as success).
-  const notFoundPage = readNotFoundPage(options.pageRoot ?? clientDir)
-  app.setNotFoundHandler(async (request, reply) => {
-    const api = /^\/(rest|admin\/api)(\/|$)/.test(request.url)
-    if (notFoundPage && !api && request.headers.accept?.includes('text/html')) {
-      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(notFoundPage)
-    }
-    throw new PostgrestError(404, 'not_found', `Not found: ${request.method} ${request.url.split('?')[0]}`)
-  })
+  if (config.ADMIN_TOKEN) await app.register(adminRoutes, { token: config.ADMIN_TOKEN, pageRoot })
+  if (existsSync(pageRoot)) {
+    // A page built for our server has a form token slot; one built for Supabase has none.
+    const template = readLandingTemplate(pageRoot)
+    if (template) await app.register(landingPage, { template })
+    await app.register(staticFiles, { root: pageRoot, landingPageServed: Boolean(template) })
+  } else {
+    app.log.warn({ pageRoot }, 'no built page found: run `npm run build`; serving the API only')
+  }
+  app.setNotFoundHandler(notFoundHandler(pageRoot))
   return app
 }

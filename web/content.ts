@@ -1,5 +1,6 @@
 // Every word on the page. Sections receive their slice as props and hold no copy of their own,
 // so a copy edit never touches layout, and tests import the expected text from here.
+import type { JoinOutcome } from '../contract/waitlist'
 import type { IconName } from './components/icons'
 import { site } from './site'
 
@@ -68,8 +69,8 @@ export interface Content {
     failure: ToastCopy
     privacyNote: string
     privacyLink: string
-    /** Shown without JavaScript, by `:target`, after the no-script post (server/routes/join.ts). */
-    outcomes: Record<'joined' | 'invalid' | 'expired' | 'busy' | 'error', ToastCopy>
+    /** Shown without JavaScript, by `:target`, after the no-script post (JOIN_OUTCOMES). */
+    outcomes: Record<JoinOutcome, ToastCopy>
     /** Shown without JavaScript when the page's backend is not our server (no form route). */
     needsScript: string
     /** The honeypot's label, which only a bot reading the markup meets. */

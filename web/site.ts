@@ -1,5 +1,6 @@
 // Build-time settings of the page. Vite inlines `import.meta.env.VITE_*` when it builds, so a
 // deployment picks its backend and support address without touching code (README, Configuration).
+import { JOIN_PATH } from '../contract/paths'
 
 export interface Site {
   /** The page's public address (SITE_URL, no trailing slash): canonical link, share tags, sitemap. */
@@ -13,7 +14,7 @@ export interface Site {
   /** Public anonymous key sent as `apikey`; empty sends none (our server without a key). */
   anonKey: string
   /**
-   * Where the form posts without JavaScript: our server's form route (server/routes/join.ts) when
+   * Where the form posts without JavaScript: our server's form route (JOIN_PATH) when
    * it serves the page, undefined when the backend is elsewhere (a Supabase project has no such
    * route, so the page says JavaScript is needed).
    */
@@ -37,7 +38,7 @@ export function readSite(env: Record<string, string | undefined>): Site {
     problems.push(`SITE_URL: expected the page's http(s) address, such as https://kennect.app, got "${siteUrl}"`)
   }
   if (problems.length > 0) throw new Error(`Invalid site configuration:\n  ${problems.join('\n  ')}`)
-  return { siteUrl, productName, supportEmail, waitlistUrl, anonKey, formAction: waitlistUrl ? undefined : '/join' }
+  return { siteUrl, productName, supportEmail, waitlistUrl, anonKey, formAction: waitlistUrl ? undefined : JOIN_PATH }
 }
 
 // `import.meta.env` is undefined outside Vite (scripts run by tsx); the defaults apply there.

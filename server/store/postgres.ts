@@ -1,10 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import pg from 'pg'
-import { migrationsDir } from '../paths.js'
 import { StartupError } from '../startup-error.js'
 import type { WindowCount, WindowCounters, WindowHit } from './counters.js'
-import { createGroupCommit } from './group-commit.js'
+import { createGroupCommit, type Outcome } from './group-commit.js'
+import { migrate } from './migrate.js'
 import {
   type ListOptions,
   type SignUp,
@@ -13,7 +11,7 @@ import {
   TOP_SOURCES,
   type WaitlistRow,
   type WaitlistStore,
-} from './store.js'
+} from './types.js'
 
 // `id` is read as text (bigint may exceed a JS number's exact range in theory) and converted
 // below; queries must order by `waitlist.id`, since a bare `id` would mean this text alias.
@@ -36,14 +34,13 @@ const HIT_COUNTERS = `
     window_ends = CASE WHEN c.window_ends <= now() THEN excluded.window_ends ELSE c.window_ends END
   RETURNING key, hits, ceil(extract(epoch FROM c.window_ends - now()) * 1000)::bigint AS reset_ms`
 
-export interface PostgresOptions {
-  /** Pool size per server process. */
-  max?: number
-  /** How long to wait for a connection before answering 503 (a stopped server refuses at once). */
-  connectionTimeoutMs?: number
-}
 
-export async function createPostgresStore(url: string, log: StoreLogger, options: PostgresOptions = {}): Promise<WaitlistStore> {
+/** Pool size per server process. */
+const POOL_SIZE = 10
+/** How long to wait for a connection before answering 503 (a stopped server refuses at once). */
+const CONNECTION_TIMEOUT_MS = 2_000
+
+export async function createPostgresStore(url: string, log: StoreLogger): Promise<WaitlistStore> {
   // synchronous_commit is said explicitly, not trusted to the server's default: a commit is
   // acknowledged only once it is on disk, so a 201 survives a crash of the database (PROTOCOL.md,
   // Storage). It goes in the startup options, after any the URL carries (such as search_path);
@@ -54,8 +51,8 @@ export async function createPostgresStore(url: string, log: StoreLogger, options
   const pool = new pg.Pool({
     connectionString: connection.toString(),
     options: `${urlOptions} -c synchronous_commit=on`.trim(),
-    max: options.max ?? 10,
-    connectionTimeoutMillis: options.connectionTimeoutMs ?? 2_000,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
     // A query that hangs (a network partition, a locked table) fails instead of holding the visitor.
     query_timeout: 5_000,
@@ -66,7 +63,7 @@ export async function createPostgresStore(url: string, log: StoreLogger, options
   pool.on('error', (error) => log.warn({ err: error }, 'PostgreSQL connection lost; the pool will reconnect'))
 
   try {
-    await migrate(pool)
+    await prepare(pool)
   } catch (error) {
     await pool.end()
     throw cannotUse(connection, error)
@@ -88,9 +85,7 @@ export async function createPostgresStore(url: string, log: StoreLogger, options
   // Group commit: the sign-ups of one event-loop turn go to PostgreSQL as one multi-row insert,
   // one commit for all, and each is answered after it. Batches of later turns run beside it on
   // other pooled connections.
-  type Pending = { row: WaitlistRow; resolve: (result: { inserted: boolean }) => void; reject: (error: unknown) => void }
-  let queue: Pending[] = []
-  async function insertRows(rows: WaitlistRow[]): Promise<Set<string>> {
+  async function insertRows(rows: readonly WaitlistRow[]): Promise<Set<string>> {
     const column = (name: keyof WaitlistRow) => rows.map((row) => row[name])
     const result = await pool.query<{ key: string }>(
       `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer)
@@ -101,25 +96,20 @@ export async function createPostgresStore(url: string, log: StoreLogger, options
     )
     return new Set(result.rows.map((r) => r.key))
   }
-  async function flush(batch: Pending[]): Promise<void> {
+  async function insertBatch(rows: readonly WaitlistRow[]): Promise<Outcome<{ inserted: boolean }>[]> {
     try {
-      const inserted = await insertRows(batch.map((pending) => pending.row))
+      const inserted = await insertRows(rows)
       // The first of several equal addresses in one batch is the one stored.
-      for (const pending of batch) {
-        const key = pending.row.email.toLowerCase()
-        pending.resolve({ inserted: inserted.delete(key) })
-      }
+      return rows.map((row) => ({ ok: true, value: { inserted: inserted.delete(row.email.toLowerCase()) } }))
     } catch (error) {
       const failure = toStoreError(error)
-      if (batch.length > 1 && !(failure instanceof StoreUnavailableError)) {
-        // A row the table refuses (the route's checks make it unlikely) must not fail the
-        // others: retry them one by one, so only that row fails.
-        await Promise.all(batch.map((pending) => flush([pending])))
-        return
-      }
-      for (const pending of batch) pending.reject(failure)
+      // A row the table refuses (the route's checks make it unlikely) must not fail the others:
+      // they are tried one by one, so only that row fails.
+      if (rows.length > 1 && !(failure instanceof StoreUnavailableError)) return (await Promise.all(rows.map((row) => insertBatch([row])))).flat()
+      return rows.map(() => ({ ok: false, error: failure }))
     }
   }
+  const adds = createGroupCommit(insertBatch)
 
   // The counters' hits of one event-loop turn go in one statement, like the sign-ups: a key hit
   // k times in the batch counts k at once, and its callers get the counts in the order they came.
@@ -148,17 +138,7 @@ export async function createPostgresStore(url: string, log: StoreLogger, options
   })
 
   return {
-    add: (row: WaitlistRow) =>
-      new Promise((resolve, reject) => {
-        if (closed) return reject(new StoreUnavailableError('the PostgreSQL store is closed'))
-        if (queue.push({ row, resolve, reject }) === 1) {
-          setImmediate(() => {
-            const batch = queue
-            queue = []
-            void flush(batch)
-          })
-        }
-      }),
+    add: (row) => (closed ? Promise.reject(new StoreUnavailableError('the PostgreSQL store is closed')) : adds.submit(row)),
     count: ({ since }: Pick<ListOptions, 'since'> = {}) =>
       run(async () => {
         const result = await pool.query<{ n: string }>('SELECT count(*) AS n FROM waitlist WHERE ($1::timestamptz IS NULL OR created_at >= $1)', [since ?? null])
@@ -213,6 +193,8 @@ export async function createPostgresStore(url: string, log: StoreLogger, options
       if (closed) return
       closed = true
       clearInterval(sweep)
+      // Sign-ups already accepted are written before the pool closes (as on SQLite).
+      await adds.drain()
       await counterHits.drain()
       await pool.end()
     },
@@ -265,22 +247,22 @@ function describe(error: unknown): string {
 }
 
 /**
- * Applies db/postgres/*.sql once each, in order (an advisory lock serialises concurrent
- * instances), then checks that commits are synchronous.
+ * Applies db/postgres/*.sql (the shared runner, in one transaction under an advisory lock, so
+ * instances starting together take turns), then checks that commits are synchronous.
  */
-async function migrate(pool: pg.Pool): Promise<void> {
+async function prepare(pool: pg.Pool): Promise<void> {
   const client = await pool.connect()
   try {
     await client.query('BEGIN')
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK])
     await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())')
-    const applied = new Set((await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version))
-    const dir = migrationsDir('postgres')
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) {
-      if (applied.has(file)) continue
-      await client.query(readFileSync(join(dir, file), 'utf8'))
-      await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [file])
-    }
+    await migrate('postgres', {
+      applied: async () => new Set((await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version)),
+      apply: async (version, sql) => {
+        await client.query(sql)
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version])
+      },
+    })
     await client.query('COMMIT')
     const { rows } = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit')
     if (rows[0]?.synchronous_commit !== 'on') {

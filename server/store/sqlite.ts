@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3'
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { migrationsDir } from '../paths.js'
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { StartupError } from '../startup-error.js'
 import { createMemoryCounters } from './counters.js'
-import { type ListOptions, type SignUp, StoreUnavailableError, TOP_SOURCES, type WaitlistRow, type WaitlistStore } from './store.js'
+import { createGroupCommit, type Outcome } from './group-commit.js'
+import { migrate } from './migrate.js'
+import { type ListOptions, type SignUp, StoreUnavailableError, TOP_SOURCES, type WaitlistRow, type WaitlistStore } from './types.js'
 
 const COLUMNS = 'id, email, created_at, utm_source, utm_medium, utm_campaign, referrer'
 
@@ -17,7 +18,7 @@ function cannotOpen(path: string, error: unknown): StartupError {
   )
 }
 
-export function createSqliteStore(path: string): WaitlistStore {
+function open(path: string): Database.Database {
   let db: Database.Database
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
@@ -27,7 +28,7 @@ export function createSqliteStore(path: string): WaitlistStore {
     throw cannotOpen(path, error)
   }
   // better-sqlite3 defaults to NORMAL under WAL, which can lose acknowledged rows on power loss:
-  // FULL syncs the WAL on every commit, so a 201 survives a crash (PROTOCOL.md, Storage).
+  // FULL syncs the WAL on every commit, so a 201 survives a crash (docs/protocol.md, "Storage").
   db.pragma('synchronous = FULL')
   if (path !== ':memory:' && (db.pragma('journal_mode', { simple: true }) !== 'wal' || db.pragma('synchronous', { simple: true }) !== 2)) {
     db.close()
@@ -35,7 +36,22 @@ export function createSqliteStore(path: string): WaitlistStore {
   }
   db.pragma('busy_timeout = 5000')
   db.pragma('foreign_keys = ON')
-  migrate(db)
+  return db
+}
+
+export async function createSqliteStore(path: string): Promise<WaitlistStore> {
+  const db = open(path)
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)')
+  await migrate('sqlite', {
+    applied: () => new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as string[]),
+    apply: (version, sql) =>
+      db
+        .transaction(() => {
+          db.exec(sql)
+          db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString())
+        })
+        .immediate(),
+  })
 
   const insert = db.prepare(
     `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer)
@@ -60,38 +76,26 @@ export function createSqliteStore(path: string): WaitlistStore {
   const ping = db.prepare('SELECT 1').pluck()
   let closed = false
 
-  // Group commit: the sign-ups that arrive in one turn of the event loop are written in one
-  // transaction, one fsync for all of them, and each is answered only after that commit.
-  // (One transaction per sign-up spends nearly all its time in fsync: 3,000/s on this machine.)
-  type Pending = { row: WaitlistRow; resolve: (result: { inserted: boolean }) => void; reject: (error: unknown) => void }
-  let queue: Pending[] = []
-  const insertBatch = db.transaction((rows: WaitlistRow[]) =>
-    rows.map((row): boolean | unknown => {
+  // Group commit: one transaction, one fsync, for the sign-ups of one event-loop turn. (One
+  // transaction per sign-up spends nearly all its time in fsync: 3,000/s on this machine.)
+  const insertBatch = db.transaction((rows: readonly WaitlistRow[]) =>
+    rows.map((row): Outcome<{ inserted: boolean }> => {
       try {
-        return insert.run(row).changes === 1
+        return { ok: true, value: { inserted: insert.run(row).changes === 1 } }
       } catch (error) {
         // One bad row (it cannot pass the route's checks, but the table checks too) fails alone.
-        if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) return error
+        if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) return { ok: false, error }
         throw error
       }
     }),
   )
-  function flush(): void {
-    const batch = queue
-    queue = []
-    if (batch.length === 0) return
+  const adds = createGroupCommit<WaitlistRow, { inserted: boolean }>((rows) => {
     try {
-      const results = insertBatch(batch.map((pending) => pending.row))
-      batch.forEach((pending, i) => {
-        const result = results[i]
-        if (typeof result === 'boolean') pending.resolve({ inserted: result })
-        else pending.reject(result)
-      })
+      return insertBatch(rows)
     } catch (error) {
-      const failure = toStoreError(error)
-      for (const pending of batch) pending.reject(failure)
+      throw toStoreError(error)
     }
-  }
+  })
 
   function run<T>(work: () => T): Promise<T> {
     if (closed) return Promise.reject(new StoreUnavailableError('the SQLite store is closed'))
@@ -103,11 +107,7 @@ export function createSqliteStore(path: string): WaitlistStore {
   }
 
   return {
-    add: (row: WaitlistRow) =>
-      new Promise((resolve, reject) => {
-        if (closed) return reject(new StoreUnavailableError('the SQLite store is closed'))
-        if (queue.push({ row, resolve, reject }) === 1) setImmediate(flush)
-      }),
+    add: (row) => (closed ? Promise.reject(new StoreUnavailableError('the SQLite store is closed')) : adds.submit(row)),
     count: ({ since }: Pick<ListOptions, 'since'> = {}) => run(() => Number(countSince.get({ since: toSqliteTime(since) }))),
     list: ({ afterId = 0, limit, search, since }: ListOptions) =>
       run(() => listAfter.all({ afterId, limit, search: search || null, since: toSqliteTime(since) }) as SignUp[]),
@@ -126,8 +126,8 @@ export function createSqliteStore(path: string): WaitlistStore {
     counters: createMemoryCounters(),
     close: async () => {
       if (closed) return
-      flush() // sign-ups already accepted are written before the file is closed
       closed = true
+      await adds.drain() // sign-ups already accepted are written before the file is closed
       db.close()
     },
   }
@@ -145,19 +145,4 @@ function toStoreError(error: unknown): unknown {
     return new StoreUnavailableError(`SQLite: ${code}`, { cause: error })
   }
   return error
-}
-
-function migrate(db: Database.Database): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)')
-  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as string[])
-  const dir = migrationsDir('sqlite')
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()
-  for (const file of files) {
-    if (applied.has(file)) continue
-    const sql = readFileSync(join(dir, file), 'utf8')
-    db.transaction(() => {
-      db.exec(sql)
-      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(file, new Date().toISOString())
-    }).immediate()
-  }
 }

@@ -1,4 +1,4 @@
-// The operators' command line (dist/server/cli.js, what `npm run waitlist` runs) against a real
+// The operators' command line (dist/server/operators/cli.js, what `npm run waitlist` runs) against a real
 // store of each kind.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -7,12 +7,12 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../server/config'
-import { createStore, type WaitlistStore } from '../../server/store/store'
+import { createStore, type WaitlistStore } from '../../server/store/index'
 import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'
 import { row } from '../support/rows'
 
-const CLI = join(process.cwd(), 'dist', 'server', 'cli.js')
+const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
 const run = promisify(execFile)
 
 

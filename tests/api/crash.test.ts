@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../server/config'
-import { createStore } from '../../server/store/store'
+import { createStore } from '../../server/store/index'
 import { type ServerProcess, spawnServer } from '../support/process'
 import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'

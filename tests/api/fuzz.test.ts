@@ -3,7 +3,8 @@
 import fc from 'fast-check'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isValidEmail, MAX_ATTRIBUTION_LENGTH } from '../../server/waitlist-row'
+import { MAX_ATTRIBUTION_LENGTH } from '../../contract/waitlist'
+import { isValidEmail } from '../../server/waitlist/check-row'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 

@@ -1,7 +1,7 @@
 // The no-script form route (issue #6): a urlencoded post with the same checks, limiter and store
 // as the PostgREST insert, answered by a 303 to the page's message for the outcome.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { formTokens } from '../../server/form-token'
+import { formTokens } from '../../server/waitlist/form-token'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../server/config'
-import { createStore, StoreUnavailableError, type WaitlistStore } from '../../server/store/store'
+import { createStore, StoreUnavailableError, type WaitlistStore } from '../../server/store/index'
 import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'
 import { row } from '../support/rows'

@@ -1,4 +1,4 @@
-import type { WaitlistRow } from '../../server/store/store'
+import type { WaitlistRow } from '../../server/store/index'
 
 /** A sign-up row as the route would store it: the address, and attribution only where given. */
 export const row = (email: string, extra: Partial<WaitlistRow> = {}): WaitlistRow => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clientKey } from '../../server/client-key'
+import { clientKey } from '../../server/waitlist/client-key'
 import { createMemoryCounters } from '../../server/store/counters'
 
 describe('createMemoryCounters', () => {

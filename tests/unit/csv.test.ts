@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CSV_HEADER, csvCell, csvLine } from '../../server/csv'
+import { CSV_HEADER, csvCell, csvLine } from '../../server/operators/csv'
 
 /** What a spreadsheet may take for the start of a formula (OWASP, CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { disposableDomainCheck } from '../../server/disposable'
-import { formTokens, TOKEN_MAX_AGE_MS } from '../../server/form-token'
+import { disposableDomainCheck } from '../../server/waitlist/disposable'
+import { formTokens, TOKEN_MAX_AGE_MS } from '../../server/waitlist/form-token'
 
 const SECRET = 'unit-test-secret-of-at-least-32-characters'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { redactPersonal } from '../../server/redact'
+import { redactPersonal } from '../../server/http/redact'
 
 describe('redactPersonal', () => {
   it.each([

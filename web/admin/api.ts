@@ -1,5 +1,6 @@
-// The admin API (/admin/api) as the page calls it, with the token of this tab.
-import type { SignUp, Stats } from './types'
+// The admin API as the page calls it, with the token of this tab.
+import { ADMIN_API_PREFIX } from '../../contract/paths'
+import type { SignupsPage, Stats } from '../../contract/admin-api'
 
 export class AdminApiError extends Error {
   constructor(readonly status: number) {
@@ -9,14 +10,14 @@ export class AdminApiError extends Error {
 
 export function createAdminApi(token: string) {
   async function call(path: string, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(`/admin/api${path}`, { ...init, headers: { Authorization: `Bearer ${token}` } })
+    const response = await fetch(`${ADMIN_API_PREFIX}${path}`, { ...init, headers: { Authorization: `Bearer ${token}` } })
     if (!response.ok) throw new AdminApiError(response.status)
     return response
   }
   return {
     stats: async (): Promise<Stats> => (await call('/stats')).json(),
     /** `signal` cancels it: a newer search makes an older one's answer worthless. */
-    signups: async (search: string, after?: number, signal?: AbortSignal): Promise<{ items: SignUp[]; next: number | null }> => {
+    signups: async (search: string, after?: number, signal?: AbortSignal): Promise<SignupsPage> => {
       const query = new URLSearchParams({ limit: '50' })
       if (search) query.set('search', search)
       if (after !== undefined) query.set('after', String(after))

@@ -7,7 +7,7 @@ import { Input } from '../components/ui/input'
 import { AdminApiError, type AdminApi, createAdminApi } from './api'
 import { PerDayTable, SignupsChart } from './chart'
 import { adminContent as copy } from './content'
-import type { SignUp, Stats } from './types'
+import type { SignUp, Stats } from '../../contract/admin-api'
 
 /** The token lives in sessionStorage: this tab only, gone when it closes. */
 const TOKEN_KEY = 'kennect-admin-token'

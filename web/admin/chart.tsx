@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
-import type { Stats } from './types'
+import type { Stats } from '../../contract/admin-api'
 
 const DAY_S = 86_400
 const HEIGHT_PX = 220

@@ -1,18 +1,12 @@
-// Where a visit came from, sent with the sign-up (PROTOCOL.md's optional columns): the campaign
-// parameters of the page's own URL, and the host of the referring site, never its full URL.
+// Where a visit came from, sent with the sign-up (docs/protocol.md, the optional columns): the
+// campaign parameters of the page's own URL, and the host of the referring site, never its full URL.
+import { type AttributionColumn, MAX_ATTRIBUTION_LENGTH, readCampaign } from '../../contract/waitlist'
 
-export type Attribution = Partial<Record<'utm_source' | 'utm_medium' | 'utm_campaign' | 'referrer', string>>
-
-/** PROTOCOL.md: attribution values are at most 200 characters. */
-export const MAX_ATTRIBUTION_LENGTH = 200
+export type Attribution = Partial<Record<AttributionColumn, string>>
 
 export function readAttribution(pageUrl: string, referrer: string): Attribution {
-  const attribution: Attribution = {}
   const page = new URL(pageUrl)
-  for (const key of ['utm_source', 'utm_medium', 'utm_campaign'] as const) {
-    const value = page.searchParams.get(key)?.trim()
-    if (value) attribution[key] = value.slice(0, MAX_ATTRIBUTION_LENGTH)
-  }
+  const attribution: Attribution = readCampaign(page.searchParams)
   const host = referringHost(referrer)
   if (host && host !== page.host) attribution.referrer = host.slice(0, MAX_ATTRIBUTION_LENGTH)
   return attribution

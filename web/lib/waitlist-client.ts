@@ -1,10 +1,12 @@
-// Joins the waitlist with one PostgREST insert (shared/PROTOCOL.md), the same request
-// supabase-js `from('waitlist').insert({ email })` sends, so the page works unchanged against our
-// server or a Supabase project.
+// Joins the waitlist with one PostgREST insert (docs/protocol.md), the same request supabase-js
+// `from('waitlist').insert({ email })` sends, so the page works unchanged against our server or a
+// Supabase project.
+import { REST_PREFIX } from '../../contract/paths'
+import { WAITLIST_TABLE } from '../../contract/waitlist'
 import { site, type Site } from '../site'
 import type { Attribution } from './attribution'
 
-/** Issue #2: a request with no answer after 10 s counts as a failure the visitor can retry. */
+/** A request with no answer after 10 s counts as a failure the visitor can retry (docs/requirements.md#the-waitlist-form). */
 export const WAITLIST_TIMEOUT_MS = 10_000
 
 export type JoinResult = { ok: true } | { ok: false }
@@ -27,7 +29,7 @@ export async function joinWaitlist(email: string, attribution: Attribution = {},
     headers.Authorization = `Bearer ${anonKey}`
   }
   try {
-    const response = await doFetch(`${waitlistUrl}/rest/v1/waitlist`, {
+    const response = await doFetch(`${waitlistUrl}${REST_PREFIX}/${WAITLIST_TABLE}`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ email, ...attribution }),

@@ -1,4 +1,5 @@
 import { LoaderCircle } from 'lucide-react'
+import { FORM_TOKEN_SLOT } from '../../contract/paths'
 import { type FormEvent, useRef, useState } from 'react'
 import { Button } from '../components/ui/button'
 import { Input } from '../components/ui/input'
@@ -9,8 +10,6 @@ import { toast, WAITLIST_TOAST_MS } from '../lib/toast-store'
 import { joinWaitlist } from '../lib/waitlist-client'
 import { site } from '../site'
 
-/** The server swaps this for a signed timestamp in every page it sends (server/plugins/page.ts). */
-const FORM_TOKEN_SLOT = '@form-token@'
 
 export function Waitlist({ content, privacyId }: { content: Content['waitlist']; privacyId: string }) {
   const [pending, setPending] = useState(false)
@@ -27,7 +26,7 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
       form.reset()
       toast({ ...content.success, duration: WAITLIST_TOAST_MS })
     }
-    // PROTOCOL.md, "The browser side": a filled honeypot is a bot's; it is thanked, nothing sent.
+    // docs/protocol.md, "The browser side": a filled honeypot is a bot's; it is thanked, nothing sent.
     if (fields.get('website')) return thank()
     const email = String(fields.get('email') ?? '')
     inFlight.current = true
@@ -35,7 +34,7 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
     const result = await joinWaitlist(email, readAttribution(window.location.href, document.referrer))
     inFlight.current = false
     setPending(false)
-    // SPEC §4: success resets the form; failure keeps what was typed so the visitor can retry.
+    // docs/requirements.md#the-waitlist-form: success resets the form; failure keeps what was typed.
     if (result.ok) thank()
     else toast({ ...content.failure, variant: 'destructive', duration: WAITLIST_TOAST_MS })
   }
@@ -56,9 +55,8 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
           onSubmit={onSubmit}
           className="relative mx-auto mt-10 flex max-w-xl flex-col gap-3 sm:flex-row"
         >
-          {site.formAction ? (
-            <input type="hidden" name="token" defaultValue={FORM_TOKEN_SLOT} suppressHydrationWarning />
-          ) : null}
+          {/* The server writes a signed timestamp over the slot in every page it sends (server/http/landing-page.ts). */}
+          {site.formAction ? <input type="hidden" name="token" defaultValue={FORM_TOKEN_SLOT} suppressHydrationWarning /> : null}
           <div aria-hidden="true" className="absolute -left-[9999px] size-px overflow-hidden">
             <label htmlFor="waitlist-website">{content.honeypotLabel}</label>
             <input id="waitlist-website" name="website" type="text" tabIndex={-1} autoComplete="off" />

@@ -1,5 +1,5 @@
+import type { SignUp, WaitlistStore } from '../store/index.js'
 import { CSV_HEADER, csvLine } from './csv.js'
-import type { SignUp, WaitlistStore } from './store/store.js'
 
 export const EXPORT_PAGE_SIZE = 1000
 

@@ -1,5 +1,5 @@
 // Sign-ups as CSV that is safe to open in a spreadsheet.
-import type { SignUp } from './store/store.js'
+import type { SignUp } from '../../contract/admin-api.js'
 
 export const CSV_COLUMNS = ['id', 'email', 'created_at', 'utm_source', 'utm_medium', 'utm_campaign', 'referrer'] as const
 

@@ -15,7 +15,7 @@ export const API_SECURITY_HEADERS = Object.freeze({
   'referrer-policy': 'no-referrer',
 })
 
-/** Headers a browser page reading our answers may see (PROTOCOL.md, CORS). */
+/** Headers a browser page reading our answers may see (docs/protocol.md, "CORS"). */
 const EXPOSED_HEADERS = ['Content-Range', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']
 const PREFLIGHT_MAX_AGE_S = 3600
 

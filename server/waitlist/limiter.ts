@@ -1,11 +1,11 @@
-// Per-IP limits on sign-ups (docs: PROTOCOL.md, Rate limit): a minute and an hour window, counted
+// Per-IP limits on sign-ups (docs/protocol.md, "Rate limit"): a minute and an hour window, counted
 // by the store's counters (in memory on SQLite, shared by every instance on PostgreSQL). One
 // limiter serves both ways in, the PostgREST insert and the no-script form, so a client cannot
 // double its allowance by using both.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { clientKey } from '../client-key.js'
 import type { Config } from '../config.js'
 import type { WindowCounters } from '../store/counters.js'
+import { clientKey } from './client-key.js'
 
 const MINUTE_MS = 60_000
 const HOUR_MS = 60 * MINUTE_MS
@@ -16,13 +16,15 @@ const HOUR_MS = 60 * MINUTE_MS
  */
 export type InsertLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<number | undefined>
 
-/** The limiter; undefined when both limits are off. */
-export function createInsertRateLimit(config: Config, counters: WindowCounters): InsertLimiter | undefined {
+const unlimited: InsertLimiter = async () => undefined
+
+/** The limiter of RATE_LIMIT_PER_MINUTE and RATE_LIMIT_PER_HOUR; with both at 0, it counts nothing. */
+export function createInsertLimiter(config: Config, counters: WindowCounters): InsertLimiter {
   const windows = [
     { name: 'minute', max: config.RATE_LIMIT_PER_MINUTE, windowMs: MINUTE_MS },
     { name: 'hour', max: config.RATE_LIMIT_PER_HOUR, windowMs: HOUR_MS },
   ].filter((window) => window.max > 0)
-  if (windows.length === 0) return undefined
+  if (windows.length === 0) return unlimited
 
   return async function limitInsert(request, reply) {
     // request.ip honours TRUST_PROXY: behind a proxy, the client's address, not the proxy's.

@@ -1,8 +1,8 @@
-// The timestamp the no-script form carries (issue #6, "Turns bots away"): the server puts a signed
+// The timestamp the no-script form carries (docs/decisions/003-no-script-form.md): the server puts a signed
 // issue time into the page it sends; the post must come back with it, untouched, neither sooner
 // than a person could fill the form nor later than a day.
 import { createHmac, randomBytes } from 'node:crypto'
-import { sameSecret } from './secrets.js'
+import { sameSecret } from '../secrets.js'
 
 export const TOKEN_MAX_AGE_MS = 24 * 60 * 60 * 1000
 /** Clocks of several instances disagree a little; a token from the near future is still good. */

@@ -1,26 +1,20 @@
-// The PostgREST surface of the waitlist (shared/PROTOCOL.md): POST inserts one row; every other
-// method and table answers exactly as Supabase would with the insert-only policy.
+// The PostgREST surface of the waitlist (docs/protocol.md): POST inserts one row; every other
+// method and table answers exactly as Supabase would with the insert-only policy. A thin adapter:
+// the request is read by prepareInsert, the row stored by the store, failures are catalogue rows.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Config } from '../config.js'
-import type { InsertLimiter } from '../plugins/insert-rate-limit.js'
-import { API_SECURITY_HEADERS } from '../plugins/security.js'
+import { WAITLIST_TABLE } from '../../contract/waitlist.js'
+import { API_SECURITY_HEADERS } from '../http/security.js'
 import { sameSecret } from '../secrets.js'
-import { errors } from '../postgrest.js'
-import { parsePrefer, prepareInsert } from '../waitlist-row.js'
+import { postgrestErrors as errors } from './postgrest-errors.js'
+import { parsePrefer, prepareInsert } from './postgrest-insert.js'
 
-/** PROTOCOL.md row 7 (extension): a sign-up is a few hundred bytes; 16 KiB is generous. */
+/** docs/protocol.md row 7 (extension): a sign-up is a few hundred bytes; 16 KiB is generous. */
 export const MAX_BODY_BYTES = 16 * 1024
 
 type Query = Record<string, string | string[] | undefined>
 
-export interface WaitlistRoutesOptions {
-  config: Config
-  limiter: InsertLimiter | undefined
-  /** BLOCK_DISPOSABLE_EMAIL: true for an address's domain that must be refused as invalid. */
-  blockedDomain: ((domain: string) => boolean) | undefined
-}
-
-export async function waitlistRoutes(app: FastifyInstance, { config, limiter, blockedDomain }: WaitlistRoutesOptions) {
+/** Registered under REST_PREFIX; `anonKey` is WAITLIST_ANON_KEY. */
+export async function postgrestRoutes(app: FastifyInstance, { anonKey }: { anonKey: string | undefined }) {
   // The body is read as text and parsed by the route: PostgREST's own checks decide the answer
   // (content type before size before JSON), not Fastify's parsers.
   app.removeAllContentTypeParsers()
@@ -28,17 +22,14 @@ export async function waitlistRoutes(app: FastifyInstance, { config, limiter, bl
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(API_SECURITY_HEADERS)
   })
-  // PROTOCOL.md's order: rate limit (insert only), then the gateway's key checks, then the headers.
-  const limitInsert = limiter
-    ? async (request: FastifyRequest, reply: FastifyReply) => {
-        const wait = await limiter(request, reply)
-        if (wait !== undefined) throw errors.rateLimited(wait)
-      }
-    : undefined
-  const gateway = async (request: FastifyRequest) => checkGateway(request, config.WAITLIST_ANON_KEY)
-  const insertChecks = [...(limitInsert ? [limitInsert] : []), gateway, checkInsertHeaders]
+  // docs/protocol.md's order: rate limit (insert only), then the gateway's key checks, then the headers.
+  const limitInsert = async (request: FastifyRequest, reply: FastifyReply) => {
+    const wait = await app.insertLimiter(request, reply)
+    if (wait !== undefined) throw errors.rateLimited(wait)
+  }
+  const gateway = async (request: FastifyRequest) => checkGateway(request, anonKey)
 
-  app.post('/waitlist', { helmet: false, onRequest: insertChecks }, async (request, reply) => {
+  app.post(`/${WAITLIST_TABLE}`, { helmet: false, onRequest: [limitInsert, gateway, checkInsertHeaders] }, async (request, reply) => {
     const query = request.query as Query
     const prefer = parsePrefer(request.headers.prefer)
     const row = prepareInsert({
@@ -46,7 +37,7 @@ export async function waitlistRoutes(app: FastifyInstance, { config, limiter, bl
       columns: first(query.columns),
       onConflict: query.on_conflict !== undefined,
       prefer,
-      blockedDomain,
+      blockedDomain: app.rowRules.blockedDomain,
     })
     // Answer only after commit: a 201 must survive a crash. A duplicate answers the same as a
     // new address, so the answer never tells whether an address is listed.
@@ -57,14 +48,14 @@ export async function waitlistRoutes(app: FastifyInstance, { config, limiter, bl
   // The list can never be read, changed or deleted with the public key.
   app.route({
     method: ['GET', 'PATCH', 'DELETE'],
-    url: '/waitlist',
+    url: `/${WAITLIST_TABLE}`,
     helmet: false,
     onRequest: gateway,
     handler: async () => {
       throw errors.permissionDenied()
     },
   })
-  app.put('/waitlist', { helmet: false, onRequest: gateway }, async () => {
+  app.put(`/${WAITLIST_TABLE}`, { helmet: false, onRequest: gateway }, async () => {
     throw errors.putNotAllowed()
   })
   // Never an empty 404: supabase-js reads an empty 404 as success.
@@ -92,7 +83,7 @@ function answerCreated(reply: FastifyReply, prefer: ReadonlyMap<string, string>,
   return reply.send()
 }
 
-/** PROTOCOL.md rows 2–4: what Supabase's gateway and PostgREST check before the request is read. */
+/** docs/protocol.md rows 2 to 4: what Supabase's gateway and PostgREST check before the request is read. */
 function checkGateway(request: FastifyRequest, anonKey: string | undefined) {
   if (anonKey !== undefined) {
     const sent = first(request.headers.apikey) ?? first((request.query as Query).apikey)
@@ -108,7 +99,7 @@ function checkGateway(request: FastifyRequest, anonKey: string | undefined) {
   if (parts !== 3) throw errors.malformedJwt(parts)
 }
 
-/** PROTOCOL.md rows 5–6: schema and content type, checked before the body is read (row 7). */
+/** docs/protocol.md rows 5 and 6: schema and content type, checked before the body is read (row 7). */
 async function checkInsertHeaders(request: FastifyRequest) {
   const profile = first(request.headers['content-profile'])
   if (profile !== undefined && profile !== 'public') throw errors.invalidSchema(profile)

@@ -4,9 +4,9 @@ import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfig } from './config.js'
+import { ConfigError, loadConfig } from '../config.js'
+import { createStore, type WaitlistStore } from '../store/index.js'
 import { type ExportFormat, exportChunks, signUps } from './export.js'
-import { createStore, type WaitlistStore } from './store/store.js'
 
 const HELP = `Usage: npm run waitlist -- <command> [options]
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { PostgrestError } from '../../server/postgrest'
-import { type InsertRequest, isValidEmail, parsePrefer, prepareInsert } from '../../server/waitlist-row'
+import { PostgrestError } from '../../server/waitlist/postgrest-errors'
+import { isValidEmail } from '../../server/waitlist/check-row'
+import { type InsertRequest, parsePrefer, prepareInsert } from '../../server/waitlist/postgrest-insert'
 
 const request = (body: unknown, extra: Partial<InsertRequest> = {}): InsertRequest => ({
   body: typeof body === 'string' ? body : JSON.stringify(body),

@@ -1,14 +1,10 @@
-import type { Config } from '../config.js'
-import type { WaitlistRow } from '../waitlist-row.js'
+// The waitlist's storage, as the rest of the server sees it. The two implementations (sqlite.ts,
+// postgres.ts) import this file and nothing above the store; create-store.ts picks one.
+import type { SignUp, Stats } from '../../contract/admin-api.js'
+import type { WaitlistRow } from '../../contract/waitlist.js'
 import type { WindowCounters } from './counters.js'
 
-export type { WaitlistRow }
-
-export interface SignUp extends WaitlistRow {
-  id: number
-  /** ISO 8601, UTC. */
-  created_at: string
-}
+export type { SignUp, Stats, WaitlistRow }
 
 export interface ListOptions {
   /** Keyset pagination: rows with an id greater than this. */
@@ -18,14 +14,6 @@ export interface ListOptions {
   search?: string
   /** Only sign-ups at or after this moment (ISO 8601). */
   since?: string
-}
-
-export interface Stats {
-  total: number
-  /** Sign-ups per UTC day, oldest first; days without any are left out. */
-  perDay: { day: string; count: number }[]
-  /** Where sign-ups came from (utm_source, else the referring host, else null), most first. */
-  perSource: { source: string | null; count: number }[]
 }
 
 /** How many sources `stats` lists. */
@@ -44,6 +32,7 @@ export interface WaitlistStore {
   ping(): Promise<void>
   /** The limits' counters: in this process (SQLite), or shared by every instance (PostgreSQL). */
   readonly counters: WindowCounters
+  /** Writes what it has accepted, then lets go of the database. */
   close(): Promise<void>
 }
 
@@ -55,14 +44,4 @@ export interface StoreLogger {
 /** The store cannot answer now; the request may be retried (503 PGRST002). */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError'
-}
-
-/** PostgreSQL when DATABASE_URL is set, SQLite otherwise; migrated and ready when it resolves. */
-export async function createStore(config: Pick<Config, 'DATABASE_URL' | 'SQLITE_PATH'>, log: StoreLogger): Promise<WaitlistStore> {
-  if (config.DATABASE_URL) {
-    const { createPostgresStore } = await import('./postgres.js')
-    return createPostgresStore(config.DATABASE_URL, log)
-  }
-  const { createSqliteStore } = await import('./sqlite.js')
-  return createSqliteStore(config.SQLITE_PATH)
 }

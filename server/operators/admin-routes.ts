@@ -1,13 +1,17 @@
-// The operators' API (/admin/api), registered only when ADMIN_TOKEN is set. Every request needs
-// `Authorization: Bearer <ADMIN_TOKEN>`; failed attempts are counted per address (the store's
-// counters: every instance counts together on PostgreSQL) and logged without what was sent.
+// The operators' page (/admin) and its API (/admin/api), registered only when ADMIN_TOKEN is set.
+// Every API request needs `Authorization: Bearer <ADMIN_TOKEN>`; failed attempts are counted per
+// address (the store's counters: every instance counts together on PostgreSQL) and logged without
+// what was sent.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { clientKey } from '../client-key.js'
-import { exportChunks, signUps } from '../export.js'
-import { PostgrestError } from '../postgrest.js'
+import { ADMIN_API_PREFIX, ADMIN_PAGE_PATH } from '../../contract/paths.js'
+import type { SignupsPage } from '../../contract/admin-api.js'
+import { HttpError } from '../http/errors.js'
 import { sameSecret } from '../secrets.js'
-import type { WindowCounters } from '../store/counters.js'
+import { clientKey } from '../waitlist/client-key.js'
+import { exportChunks, signUps } from './export.js'
 
 /** Ten wrong tokens per address per quarter of an hour; then the address is locked out. */
 const FAILURES_ALLOWED = 10
@@ -16,13 +20,29 @@ const MAX_PAGE = 100
 
 function lockedOut(resetMs: number) {
   const seconds = Math.max(1, Math.ceil(resetMs / 1000))
-  return new PostgrestError(429, 'too_many_attempts', 'Too many attempts', {
+  return new HttpError(429, 'too_many_attempts', 'Too many attempts', {
     hint: `Retry after ${seconds} seconds`,
     headers: { 'retry-after': String(seconds) },
   })
 }
 
-export async function adminRoutes(app: FastifyInstance, { token, counters }: { token: string; counters: WindowCounters }) {
+/**
+ * The page (built into `pageRoot`, rendered in the browser) and the API; the page exists only
+ * where the API does, and neither is for search engines.
+ */
+export async function adminRoutes(app: FastifyInstance, { token, pageRoot }: { token: string; pageRoot: string }) {
+  const pagePath = join(pageRoot, 'admin.html')
+  if (existsSync(pagePath)) {
+    const html = readFileSync(pagePath, 'utf8')
+    app.get(ADMIN_PAGE_PATH, (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'no-store').send(html),
+    )
+  }
+  await app.register(adminApi, { prefix: ADMIN_API_PREFIX, token })
+}
+
+async function adminApi(app: FastifyInstance, { token }: { token: string }) {
+  const { counters } = app.store
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     reply.headers({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' })
     const key = `admin:${clientKey(request.ip)}`
@@ -35,7 +55,7 @@ export async function adminRoutes(app: FastifyInstance, { token, counters }: { t
     const [counted] = await counters.hit([{ key, windowMs: FAILURE_WINDOW_MS }])
     request.log.warn({ req: request }, 'admin: refused a request without the right token')
     if (counted && counted.hits > FAILURES_ALLOWED) throw lockedOut(counted.resetMs)
-    throw new PostgrestError(401, 'unauthorized', 'The admin token is missing or wrong', { headers: { 'www-authenticate': 'Bearer' } })
+    throw new HttpError(401, 'unauthorized', 'The admin token is missing or wrong', { headers: { 'www-authenticate': 'Bearer' } })
   })
 
   app.get('/stats', async () => app.store.stats())
@@ -58,7 +78,7 @@ export async function adminRoutes(app: FastifyInstance, { token, counters }: { t
     async (request) => {
       const { search, after, limit } = request.query as { search?: string; after?: number; limit: number }
       const items = await app.store.list({ search, afterId: after, limit })
-      return { items, next: items.length === limit ? (items.at(-1)?.id ?? null) : null }
+      return { items, next: items.length === limit ? (items.at(-1)?.id ?? null) : null } satisfies SignupsPage
     },
   )
 

@@ -1,0 +1,15 @@
+// Where the two sides meet over HTTP. Constants only; this folder imports nothing.
+
+/** The PostgREST surface, as a Supabase project serves it. */
+export const REST_PREFIX = '/rest/v1'
+/** The no-script form's route (docs/decisions/003-no-script-form.md). */
+export const JOIN_PATH = '/join'
+/** The operators' page and its API, present only with ADMIN_TOKEN. */
+export const ADMIN_PAGE_PATH = '/admin'
+export const ADMIN_API_PREFIX = '/admin/api'
+
+/**
+ * The value the prerendered form carries in its hidden `token` field; the server writes a signed
+ * timestamp in its place into every page it sends.
+ */
+export const FORM_TOKEN_SLOT = '@form-token@'

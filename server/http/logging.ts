@@ -1,0 +1,53 @@
+// The server's logs: JSON lines (pino), one per request, with its id, method, path and status.
+// No IP address, no header or query value, no body; an e-mail or IP address typed into a path or
+// a parameter's name is redacted (redact.ts).
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
+import pino from 'pino'
+import type { Config } from '../config.js'
+import { redactPersonal } from './redact.js'
+
+/** What a request's log line says of it: method, path, and the names of its query parameters. */
+export function serializeRequest(request: FastifyRequest) {
+  const [path = '', query] = request.url.split('?', 2)
+  const params = query ? [...new URLSearchParams(query).keys()].map(redactPersonal) : []
+  return { method: request.method, path: redactPersonal(path), ...(params.length > 0 ? { params } : {}) }
+}
+
+export interface Logger {
+  /** For Fastify's `loggerInstance`. */
+  instance: FastifyBaseLogger
+  /** Writes what is buffered (on close). */
+  flush: () => void
+}
+
+/**
+ * Lines are written asynchronously: under load, the lines that arrive while a write is under way
+ * go out together in the next one, instead of one write per line; when quiet, at once. Closing
+ * the app flushes them. (A crash may lose the last lines, never a sign-up.)
+ */
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
+  const stream = pino.destination({ dest: 1, sync: false })
+  const logger = pino({ level: config.LOG_LEVEL, serializers: { req: serializeRequest } }, stream)
+  // pino's Logger carries its option types; Fastify's instance type wants its base logger.
+  return { instance: logger as FastifyBaseLogger, flush: () => stream.flushSync() }
+}
+
+/**
+ * One log line per request, when it is answered. Fastify's default writes two lines and, for an
+ * unknown route, the raw URL with its query string, which can hold a key or an address.
+ */
+export class RequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'request received')
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }
+    if (error) reply.log.error({ ...line, err: error }, 'request failed')
+    else reply.log.info(line, 'request')
+  }
+
+  override routeNotFound(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'no such route')
+  }
+}

@@ -1,0 +1,29 @@
+// The build's files (dist/client): the brotli or gzip copy when the browser takes it, hashed assets
+// cached for a year, everything else revalidated on every visit.
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance } from 'fastify'
+import { join } from 'node:path'
+
+/**
+ * `landingPageServed`: the HTML goes out through landing-page.ts (with its form token), never as
+ * the file it was made from.
+ */
+export async function staticFiles(app: FastifyInstance, { root, landingPageServed }: { root: string; landingPageServed: boolean }) {
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: landingPageServed ? false : ['index.html'],
+    globIgnore: landingPageServed ? ['index.html', 'index.html.*'] : [],
+    preCompressed: true,
+    // The compressed copies are served in place of their original, never by their own name; the
+    // operators' page only at /admin (server/operators), the 404 page only as an answer.
+    allowedPath: (pathname) => !/\.(br|gz)$/.test(pathname) && pathname !== '/admin.html' && pathname !== '/404.html',
+    cacheControl: false,
+    setHeaders(res, path) {
+      const hashed = path.includes(`${join(root, 'assets')}`)
+      res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')
+      // The answer depends on Accept-Encoding: a shared cache must not give brotli to everyone.
+      res.setHeader('vary', 'Accept-Encoding')
+    },
+  })
+}

@@ -1,0 +1,62 @@
+// The waitlist form without JavaScript (docs/decisions/003-no-script-form.md): a plain urlencoded
+// post through the same limiter, rules and store as the PostgREST insert, answered by a redirect
+// to the page, whose message for the outcome shows by CSS alone (`:target`). A thin adapter: every
+// failure becomes one of the outcomes.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { JOIN_PATH } from '../../contract/paths.js'
+import { type JoinOutcome, readCampaign, type UtmColumn } from '../../contract/waitlist.js'
+import { checkRow } from './check-row.js'
+
+/** A form post is an address and two short fields; anything bigger is not our form's. */
+const MAX_FORM_BYTES = 2048
+
+export async function joinRoute(app: FastifyInstance) {
+  // Only the form's own encoding: JSON belongs to /rest/v1/waitlist (anything else is a 415).
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: MAX_FORM_BYTES },
+    (_request, body, done) => done(null, new URLSearchParams(String(body))),
+  )
+  app.post(JOIN_PATH, async (request, reply) => {
+    const outcome = await join(app, request, reply)
+    return reply.header('cache-control', 'no-store').redirect(`/#waitlist-${outcome}`, 303)
+  })
+}
+
+async function join(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<JoinOutcome> {
+  // The same order as the insert: the limiter counts every attempt, bots' included.
+  if ((await app.insertLimiter(request, reply)) !== undefined) return 'busy'
+  const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams()
+  // docs/protocol.md, "The browser side": the honeypot filled means a bot; it is told what a person is.
+  if (form.get('website')) return notStored(request, 'honeypot')
+  const token = app.formTokens.check(form.get('token') ?? undefined)
+  if (token === 'tooFast') return notStored(request, 'too fast')
+  // A page older than a day, or sent by an instance with another FORM_SECRET: ask to send again.
+  if (token === 'invalid') return 'expired'
+  const checked = checkRow({ email: form.get('email') ?? undefined, ...campaignOf(request.headers.referer) }, app.rowRules)
+  if (!checked.ok) return 'invalid'
+  try {
+    await app.store.add(checked.row)
+    return 'joined'
+  } catch (error) {
+    // Nothing was stored, and the visitor is told so: the sign-up is theirs to retry, not lost.
+    request.log.error({ err: error }, 'no-script sign-up not stored: the store failed')
+    return 'error'
+  }
+}
+
+/**
+ * The campaign of the page the form was sent from: the page's own URL arrives as the Referer
+ * (Referrer-Policy strict-origin-when-cross-origin keeps it whole on our origin). The referring
+ * site of that visit is not known here; the script's path alone records it.
+ */
+function campaignOf(referer: string | undefined): Partial<Record<UtmColumn, string>> {
+  if (!referer || !URL.canParse(referer)) return {}
+  return readCampaign(new URL(referer).searchParams)
+}
+
+function notStored(request: FastifyRequest, reason: string): JoinOutcome {
+  request.log.info({ reason }, 'no-script sign-up taken for a bot: success shown, nothing stored')
+  return 'joined'
+}
