@@ -20,7 +20,7 @@ const TOKEN = 'export-benchmark-token-0123456789'
 
 async function countLines(file: string): Promise<number> {
   let lines = 0
-  for await (const _ of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) lines++
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) lines += line === undefined ? 0 : 1
   return lines
 }
 

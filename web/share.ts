@@ -1,4 +1,4 @@
-// How the page presents itself outside the browser tab (issue #6, "Shares well"): the head's
+// How the page presents itself outside the browser tab (docs/decisions/004-link-previews.md): the head's
 // canonical link, Open Graph and Twitter card tags, JSON-LD, icons and manifest, and the files
 // crawlers and chat apps ask for. The build (scripts/build.mjs) writes the files and renders the
 // images' SVG to PNG; everything they say comes from web/content.ts and SITE_URL.

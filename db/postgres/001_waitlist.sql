@@ -1,5 +1,5 @@
 -- The waitlist: one row per address, unique without regard to letter case. The checks repeat the
--- server's validation (shared/PROTOCOL.md) so the table stays valid whoever writes to it.
+-- server's validation (docs/protocol.md) so the table stays valid whoever writes to it.
 CREATE TABLE waitlist (
   id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   email        text NOT NULL,

@@ -42,7 +42,7 @@ const CONNECTION_TIMEOUT_MS = 2_000
 
 export async function createPostgresStore(url: string, log: StoreLogger): Promise<WaitlistStore> {
   // synchronous_commit is said explicitly, not trusted to the server's default: a commit is
-  // acknowledged only once it is on disk, so a 201 survives a crash of the database (PROTOCOL.md,
+  // acknowledged only once it is on disk, so a 201 survives a crash of the database (docs/protocol.md,
   // Storage). It goes in the startup options, after any the URL carries (such as search_path);
   // pg lets the URL's values override the config's, so the URL loses its own `options`.
   const connection = new URL(url)

@@ -39,10 +39,10 @@ export function parsePrefer(header: string | string[] | undefined): Map<string, 
  * Throws the PostgrestError of the first check that fails.
  */
 export function prepareInsert(request: InsertRequest): WaitlistRow | null {
-  const rows = parseRows(request.body) // 8, 9
-  if (rows.length > 1) throw errors.tooManyRows() // 10
-  const selected = selectColumns(request.columns, rows[0]) // 11
-  if (request.onConflict) throw errors.onConflict() // 12
+  const rows = parseRows(request.body) // rows 8, 8a, 9 of the answer table: JSON of one shape
+  if (rows.length > 1) throw errors.tooManyRows() // row 10: one sign-up per request
+  const selected = selectColumns(request.columns, rows[0]) // row 11: known columns only
+  if (request.onConflict) throw errors.onConflict() // row 12: no upsert
   const returning = request.prefer.get('return')
   if (
     (selected && SERVER_SET_COLUMNS.some((column) => column in selected)) ||
@@ -50,10 +50,10 @@ export function prepareInsert(request: InsertRequest): WaitlistRow | null {
     returning === 'headers-only' ||
     request.prefer.has('resolution')
   ) {
-    throw errors.permissionDenied() // 13
+    throw errors.permissionDenied() // row 13: what insert-only rights refuse
   }
   if (!selected) return null
-  const checked = checkRow(selected, request) // 14..18
+  const checked = checkRow(selected, request) // rows 14 to 18: the sign-up's own rules
   if (!checked.ok) throw errors.rowRefused(checked.failure)
   return checked.row
 }

@@ -1,4 +1,4 @@
-// shared/PROTOCOL.md's conformance checklist, with supabase-js as the caller where the checklist
+// docs/protocol.md's conformance checklist, with supabase-js as the caller where the checklist
 // says so and a raw HTTP client elsewhere, on every store. C9 runs in Chromium
 // (tests/browser/conformance.test.ts), C18 and C19 in their own files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

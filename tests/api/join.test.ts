@@ -1,4 +1,4 @@
-// The no-script form route (issue #6): a urlencoded post with the same checks, limiter and store
+// The no-script form route (docs/decisions/003-no-script-form.md): a urlencoded post with the same checks, limiter and store
 // as the PostgREST insert, answered by a 303 to the page's message for the outcome.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { formTokens } from '../../server/waitlist/form-token'

@@ -1,4 +1,4 @@
-// The page as a link pasted into a chat (issue #6, "Shares well"): what a link-preview crawler
+// The page as a link pasted into a chat (docs/decisions/004-link-previews.md): what a link-preview crawler
 // reads from the HTML without running any script, and every file those tags point to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { content } from '../../web/content'

@@ -1,4 +1,4 @@
-// Issue #4's byte budgets, measured deterministically: what the page makes a browser download,
+// The page's byte budgets (docs/performance.md), measured deterministically: what the page makes a browser download,
 // how it is compressed and cached. (Timings belong to `npm run lighthouse`, not to tests.)
 import { get } from 'node:http'
 import type { Response } from 'playwright-core'

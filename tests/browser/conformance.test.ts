@@ -1,4 +1,4 @@
-// C9 of shared/PROTOCOL.md: supabase-js in a real browser, on a page of another origin, so CORS
+// C9 of docs/protocol.md: supabase-js in a real browser, on a page of another origin, so CORS
 // and the exposed Content-Range header decide whether `count` reaches the caller.
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-// The waitlist with JavaScript disabled in the browser (issue #6): on our server the form posts to
+// The waitlist with JavaScript disabled in the browser (docs/decisions/003-no-script-form.md): on our server the form posts to
 // /join and the page shows the outcome by CSS alone; on a page built for Supabase, the browser
 // still checks the address and the page says JavaScript is needed.
 import { spawnSync } from 'node:child_process'

@@ -9,7 +9,7 @@ import { readToast, submitEmail, toasts, visit, waitForHydration } from '../supp
 
 const supportText = `${content.footer.supportToast.title} ${content.footer.supportToast.description}`
 const successText = `${content.waitlist.success.title} ${content.waitlist.success.description}`
-/** SPEC §4: swipe right past 50 px dismisses. */
+/** docs/requirements.md#toasts: swipe right past 50 px dismisses. */
 const SWIPE_THRESHOLD_PX = 50
 
 describe.skipIf(!chromiumAvailable)('toasts', () => {

@@ -1,6 +1,6 @@
 import { content } from '../../web/content'
 
-/** The headings of SPEC §2's sections after the hero, in the order the page must show them. */
+/** The headings of the sections after the hero (docs/requirements.md#sections), in the order the page must show them. */
 export const SECTION_HEADINGS = [
   content.about.heading,
   content.audiences.heading,
@@ -12,7 +12,7 @@ export const SECTION_HEADINGS = [
 ]
 
 /**
- * The names SPEC §2 gives the sections after the hero (docs/requirements.md): each section's
+ * The names the requirements give the sections after the hero (docs/requirements.md#sections): each section's
  * heading starts with its name, so a screen reader's list of headings reads them.
  */
 export const SPEC_SECTION_NAMES = ['About', 'Who Is It For', 'Key Features & Capabilities', 'How It Works', 'Why Choose', 'Built on Trust, Privacy & Safety']

@@ -4,12 +4,12 @@ import { App } from '../../web/app'
 import { content } from '../../web/content'
 import { SECTION_HEADINGS } from '../support/sections'
 
-// The prerender's output, checked without a browser: every section is there, in SPEC §2's order.
+// The prerender's output, checked without a browser: every section is there, in the order of docs/requirements.md#sections.
 const html = renderToString(<App />)
 const text = html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/&amp;/g, '&').replace(/&quot;/g, '"')
 
 describe('the prerendered page', () => {
-  it('has the sections of SPEC §2 in order', () => {
+  it('has the sections of the requirements in order', () => {
     const headings = [content.hero.headline, ...SECTION_HEADINGS, content.footer.tagline]
     const positions = headings.map((heading) => text.indexOf(heading))
     expect(positions.every((p) => p >= 0)).toBe(true)

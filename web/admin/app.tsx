@@ -87,17 +87,25 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
     },
     [onSignOut],
   )
-  const loadStats = useCallback(async () => {
-    try {
-      setStats(await api.stats())
-      setError('')
-    } catch (failure) {
-      fail(failure)
-    }
-  }, [api, fail])
+  // The totals load at sign-in and after a removal (statsVersion); a late answer of a page that
+  // has moved on is dropped.
+  const [statsVersion, setStatsVersion] = useState(0)
   useEffect(() => {
-    void loadStats()
-  }, [loadStats])
+    let current = true
+    api.stats().then(
+      (fresh) => {
+        if (!current) return
+        setStats(fresh)
+        setError('')
+      },
+      (failure: unknown) => {
+        if (current) fail(failure)
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [api, fail, statsVersion])
 
   // The list follows the search box: after a pause in typing, one request; a newer search cancels
   // the one under way, so an older answer can never replace a newer one.
@@ -124,11 +132,11 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
       controller.abort()
     }
   }, [api, search, fail, listVersion])
-  const refresh = useCallback(async () => {
-    await loadStats()
+  const refresh = useCallback(() => {
+    setStatsVersion((version) => version + 1)
     atOnce.current = true
     setListVersion((version) => version + 1)
-  }, [loadStats])
+  }, [])
 
   async function loadMore() {
     if (next === null) return
@@ -145,7 +153,7 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
     if (!window.confirm(copy.confirmRemove(email))) return
     try {
       await api.remove(email)
-      await refresh()
+      refresh()
     } catch (failure) {
       fail(failure)
     }

@@ -2,11 +2,11 @@
 // store decides which toast exists. State is an array replaced on every change, never mutated,
 // so `useSyncExternalStore` sees each change by identity.
 
-/** SPEC §9: at most one toast is shown; a new one replaces the one on screen. */
+/** docs/requirements.md#toasts: at most one toast is shown; a new one replaces the one on screen. */
 export const TOAST_LIMIT = 1
-/** SPEC §9: how long a toast shows unless it asks otherwise. Given to Radix's provider. */
+/** docs/requirements.md#toasts: how long a toast shows unless it asks otherwise. Given to Radix's provider. */
 export const DEFAULT_TOAST_MS = 5000
-/** SPEC §8: the waitlist toasts show for 4 seconds. */
+/** docs/requirements.md#the-waitlist-form: the waitlist toasts show for 4 seconds. */
 export const WAITLIST_TOAST_MS = 4000
 /** A closed toast stays in the list this long so Radix can play its exit animation. */
 export const REMOVE_AFTER_CLOSE_MS = 1000

@@ -1,14 +1,18 @@
 import { PawPrint } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useSyncExternalStore } from 'react'
 import { Button } from '../components/ui/button'
 import type { Content } from '../content'
 import { toast } from '../lib/toast-store'
 
+/** The year never changes while a page is open: nothing to subscribe to. */
+const noChanges = () => () => undefined
+const thisYear = () => new Date().getFullYear()
+const buildYear = () => __BUILD_YEAR__
+
 export function Footer({ content, privacyId }: { content: Content['footer']; privacyId: string }) {
-  // The prerender writes the build year; a visit in a later year corrects it once hydrated, so
-  // the HTML and the first client render stay identical (no hydration mismatch).
-  const [year, setYear] = useState(__BUILD_YEAR__)
-  useEffect(() => setYear(new Date().getFullYear()), [])
+  // The prerender writes the build year (the server snapshot); hydration starts from it, so the
+  // HTML matches, then React renders the visit's year if it is a later one.
+  const year = useSyncExternalStore(noChanges, thisYear, buildYear)
 
   return (
     <footer className="bg-stone-950 text-stone-300 dark:border-t dark:border-white/10">

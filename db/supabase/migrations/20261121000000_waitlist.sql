@@ -1,4 +1,4 @@
--- Kennect waitlist for a Supabase project (shared/PROTOCOL.md, "The Supabase migration").
+-- Kennect waitlist for a Supabase project (docs/protocol.md, "The Supabase migration").
 -- The page inserts with the public anon key; nobody but the service role can read the list.
 
 create table if not exists public.waitlist (

@@ -10,7 +10,7 @@ import {
 } from '../../lib/toast-store'
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast'
 
-/** SPEC §4/§9: swipe right past 50 px dismisses; F8 focuses the notification area. */
+/** docs/requirements.md#toasts: swipe right past 50 px dismisses; F8 focuses the notification area. */
 const SWIPE_THRESHOLD_PX = 50
 const HOTKEY = ['F8']
 
