@@ -29,7 +29,14 @@ export default tseslint.config(
       'jsx-a11y/no-noninteractive-tabindex': ['error', { roles: ['tabpanel', 'region'], tags: [] }],
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: into(['server', 'tests', 'scripts', 'bench', 'db']), message: 'web/ imports only web/ and contract/: the server is reached over HTTP.' }] },
+        {
+          patterns: [
+            {
+              regex: into(['server', 'tests', 'scripts', 'bench', 'db']),
+              message: 'web/ imports only web/ and contract/: the server is reached over HTTP.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -39,14 +46,24 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: into(['web', 'tests', 'scripts', 'bench']), message: 'server/ imports only server/ and contract/: the page is reached over HTTP.' }] },
+        {
+          patterns: [
+            {
+              regex: into(['web', 'tests', 'scripts', 'bench']),
+              message: 'server/ imports only server/ and contract/: the page is reached over HTTP.',
+            },
+          ],
+        },
       ],
     },
   },
   {
     files: ['contract/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '.*', message: 'contract/ imports nothing: it is the types and constants both sides share.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '.*', message: 'contract/ imports nothing: it is the types and constants both sides share.' }] },
+      ],
     },
   },
   { files: ['scripts/**', 'bench/**', 'tests/**', '*.config.*'], languageOptions: { globals: globals.node } },

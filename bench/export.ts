@@ -27,7 +27,10 @@ async function countLines(file: string): Promise<number> {
 /** Runs a node process to its end; returns seconds taken and its peak memory in MB. */
 async function timed(args: string[], env: Record<string, string>): Promise<{ seconds: number; peakMb: number }> {
   const started = process.hrtime.bigint()
-  const child = spawn(process.execPath, ['--require', REPORT, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, ['--require', REPORT, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const [code] = await once(child, 'exit')
@@ -44,7 +47,8 @@ async function fill(kind: 'sqlite' | 'postgres', env: Record<string, string>, qu
     const db = new Database(env.SQLITE_PATH)
     const insert = db.prepare('INSERT INTO waitlist (email, created_at, utm_source) VALUES (?, ?, ?)')
     db.transaction(() => {
-      for (let i = 1; i <= ROWS; i++) insert.run(`visitor${i}@example.com`, new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString(), i % 3 === 0 ? 'newsletter' : null)
+      for (let i = 1; i <= ROWS; i++)
+        insert.run(`visitor${i}@example.com`, new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString(), i % 3 === 0 ? 'newsletter' : null)
     })()
     db.close()
   } else {
@@ -76,7 +80,8 @@ for (const kind of kinds) {
     const answer = await fetch(`${server.url}/admin/api/export.csv`, { headers: { Authorization: `Bearer ${TOKEN}` } })
     let apiLines = 0
     // Node's ReadableStream is async-iterable; the DOM typings in use do not say so.
-    for await (const chunk of (answer.body ?? []) as unknown as AsyncIterable<Uint8Array>) apiLines += (Buffer.from(chunk).toString('latin1').match(/\r\n/g) ?? []).length
+    for await (const chunk of (answer.body ?? []) as unknown as AsyncIterable<Uint8Array>)
+      apiLines += (Buffer.from(chunk).toString('latin1').match(/\r\n/g) ?? []).length
     const apiSeconds = Number(process.hrtime.bigint() - started) / 1e9
     await server.stop('SIGTERM')
     const serverPeak = Number(/PEAK_RSS_KB=(\d+)/.exec(server.output())?.[1] ?? Number.NaN) / 1024

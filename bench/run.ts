@@ -39,7 +39,6 @@ interface Row {
   created: number
 }
 
-
 const LIMITS_ON = { RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_PER_HOUR: '100000000', TRUST_PROXY: 'loopback' }
 const LIMITS_OFF = { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_HOUR: '0' }
 
@@ -51,7 +50,10 @@ async function start(target: Target): Promise<{ url: string; child: ChildProcess
   })
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; i < 200; i++) {
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false)
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ready) return { url, child }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
@@ -80,7 +82,9 @@ async function load(url: string, connections: number, tag: string): Promise<auto
 }
 
 ensureBuild()
-const targets: Target[] = [{ name: 'bare route (ceiling)', entry: join(root, 'bench', 'bare-server.mjs'), env: {}, cleanup: async () => undefined }]
+const targets: Target[] = [
+  { name: 'bare route (ceiling)', entry: join(root, 'bench', 'bare-server.mjs'), env: {}, cleanup: async () => undefined },
+]
 for (const limits of [false, true]) {
   const sqlite = tempSqlitePath()
   targets.push({

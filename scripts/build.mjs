@@ -22,12 +22,13 @@ const prerenderDir = pageOnly ? `${dist}/prerender-${process.pid}` : `${dist}/pr
 
 await build({ configFile: `${root}vite.config.ts`, logLevel: 'warn', build: { outDir: clientDir } })
 // The operators' page (/admin), rendered in the browser only; it shares no chunk with the page.
-if (!pageOnly) await build({
-  configFile: `${root}vite.config.ts`,
-  logLevel: 'warn',
-  // (A string input: an object would be merged with the config's and rebuild both pages together.)
-  build: { outDir: clientDir, emptyOutDir: false, copyPublicDir: false, rollupOptions: { input: `${root}web/admin.html` } },
-})
+if (!pageOnly)
+  await build({
+    configFile: `${root}vite.config.ts`,
+    logLevel: 'warn',
+    // (A string input: an object would be merged with the config's and rebuild both pages together.)
+    build: { outDir: clientDir, emptyOutDir: false, copyPublicDir: false, rollupOptions: { input: `${root}web/admin.html` } },
+  })
 await build({
   configFile: `${root}vite.config.ts`,
   logLevel: 'warn',

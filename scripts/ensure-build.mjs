@@ -7,7 +7,17 @@ import { fileURLToPath } from 'node:url'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
 const stamp = join(root, 'dist', '.build-stamp')
-const sources = ['web', 'server', 'contract', 'db', 'scripts/build.mjs', 'vite.config.ts', 'tsconfig.json', 'tsconfig.server.json', 'package.json']
+const sources = [
+  'web',
+  'server',
+  'contract',
+  'db',
+  'scripts/build.mjs',
+  'vite.config.ts',
+  'tsconfig.json',
+  'tsconfig.server.json',
+  'package.json',
+]
 
 /** @param {string} path @returns {number} */
 function newest(path) {

@@ -10,7 +10,16 @@ import { tempSqlitePath } from '../tests/support/server'
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5)
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
-const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 interface Run {
   scores: Record<(typeof CATEGORIES)[number], number>
@@ -31,11 +40,17 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: FLAGS })
     try {
-      const result = await lighthouse(`${server.url}/`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] })
+      const result = await lighthouse(`${server.url}/`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES],
+      })
       if (!result) throw new Error('Lighthouse returned no result')
       const { lhr } = result
       const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN
-      const resources = (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []
+      const resources =
+        (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []
       runs.push({
         scores: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Run['scores'],
         fcp: audit('first-contentful-paint'),
@@ -45,7 +60,14 @@ try {
         totalBytes: audit('total-byte-weight'),
         scriptBytes: resources.find((r) => r.resourceType === 'script')?.transferSize ?? 0,
         failing: Object.values(lhr.audits)
-          .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable')
+          .filter(
+            (a) =>
+              a.score !== null &&
+              a.score < 1 &&
+              a.scoreDisplayMode !== 'informative' &&
+              a.scoreDisplayMode !== 'manual' &&
+              a.scoreDisplayMode !== 'notApplicable',
+          )
           .map((a) => `${a.id} (${a.score})`),
       })
       console.log(`run ${i + 1}/${RUNS}: performance ${runs.at(-1)?.scores.performance}, LCP ${Math.round(runs.at(-1)?.lcp ?? 0)} ms`)
@@ -63,7 +85,9 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
 const row = (name: string, value: string, goal: string) => `| ${name.padEnd(22)} | ${value.padStart(10)} | ${goal.padEnd(10)} |`
-console.log(`\nLighthouse ${lighthouse.name ? '' : ''}mobile preset, median of ${runs.length} runs (${new Date().toISOString().slice(0, 10)})\n`)
+console.log(
+  `\nLighthouse ${lighthouse.name ? '' : ''}mobile preset, median of ${runs.length} runs (${new Date().toISOString().slice(0, 10)})\n`,
+)
 console.log(row('metric', 'median', 'goal'))
 console.log(`|${'-'.repeat(24)}|${'-'.repeat(12)}|${'-'.repeat(12)}|`)
 for (const category of CATEGORIES) console.log(row(category, String(median(runs.map((r) => r.scores[category]))), '100'))

@@ -32,7 +32,12 @@ const schema = z.object({
   CORS_ORIGINS: z
     .string()
     .default('*')
-    .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .transform((list) =>
+      list
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
     .refine((origins) => origins.length > 0, { message: 'expected "*" or a comma-separated list of origins' })
     .refine((origins) => origins.every((o) => o === '*' || /^https?:\/\/[^/]+$/.test(o)), {
       message: 'expected "*" or origins such as https://kennect.app (scheme and host, no path)',
@@ -44,7 +49,10 @@ const schema = z.object({
   /** A no-script post sooner than this after the page was sent is a bot's: success shown, nothing stored. */
   FORM_MIN_SECONDS: z.coerce.number().min(0).max(60).default(2),
   /** 1: addresses at disposable-mail domains are answered as invalid. */
-  BLOCK_DISPOSABLE_EMAIL: z.enum(['0', '1']).default('0').transform((flag) => flag === '1'),
+  BLOCK_DISPOSABLE_EMAIL: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((flag) => flag === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

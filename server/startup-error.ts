@@ -13,13 +13,19 @@ export function listenFailure(error: unknown, host: string, port: number): unkno
   const code = (error as { code?: unknown } | null)?.code
   const where = `${host}:${port}`
   if (code === 'EADDRINUSE') {
-    return new StartupError(`Cannot listen on ${where}: the port is in use by another program.\nStop it, or choose another port with PORT (for example PORT=3001 npm start).`)
+    return new StartupError(
+      `Cannot listen on ${where}: the port is in use by another program.\nStop it, or choose another port with PORT (for example PORT=3001 npm start).`,
+    )
   }
   if (code === 'EACCES') {
-    return new StartupError(`Not allowed to listen on ${where} (ports below 1024 need privileges).\nChoose another port with PORT (for example PORT=3000).`)
+    return new StartupError(
+      `Not allowed to listen on ${where} (ports below 1024 need privileges).\nChoose another port with PORT (for example PORT=3000).`,
+    )
   }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return new StartupError(`Cannot listen on ${where}: ${host} is not an address of this machine.\nSet HOST to one of its addresses (127.0.0.1 for this machine only, 0.0.0.0 for all).`)
+    return new StartupError(
+      `Cannot listen on ${where}: ${host} is not an address of this machine.\nSet HOST to one of its addresses (127.0.0.1 for this machine only, 0.0.0.0 for all).`,
+    )
   }
   return error
 }

@@ -332,9 +332,18 @@ export const waitlist: Content['waitlist'] = {
   privacyLink: 'How we handle your data',
   outcomes: {
     joined,
-    invalid: { title: 'Please check your email address', description: "That doesn't look like an email address we can write to. Please enter it again." },
-    expired: { title: 'Please send the form again', description: 'This page was open for a long time, so we could not take your address. Please enter it again.' },
-    busy: { title: 'Please try again in a minute', description: 'We received many sign-ups from your network just now. Please wait a minute and send the form again.' },
+    invalid: {
+      title: 'Please check your email address',
+      description: "That doesn't look like an email address we can write to. Please enter it again.",
+    },
+    expired: {
+      title: 'Please send the form again',
+      description: 'This page was open for a long time, so we could not take your address. Please enter it again.',
+    },
+    busy: {
+      title: 'Please try again in a minute',
+      description: 'We received many sign-ups from your network just now. Please wait a minute and send the form again.',
+    },
     error: failed,
   },
   needsScript: 'Joining the waitlist needs JavaScript. Please turn it on in your browser and reload this page.',
@@ -374,4 +383,18 @@ export const notFound: Content['notFound'] = {
   home: `Back to ${name}`,
 }
 
-export const content: Content = { meta, hero, about, audiences, features, howItWorks, whyChoose, trust, waitlist, privacy, footer, toaster, notFound }
+export const content: Content = {
+  meta,
+  hero,
+  about,
+  audiences,
+  features,
+  howItWorks,
+  whyChoose,
+  trust,
+  waitlist,
+  privacy,
+  footer,
+  toaster,
+  notFound,
+}

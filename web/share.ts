@@ -98,7 +98,12 @@ export function shareKit(site: Site, content: ShareContent, builtAt: Date): Shar
     ['meta', { name: 'twitter:image:alt', content: imageAlt }],
   ]
   const head = [
-    ...tags.map(([name, attributes]) => `<${name} ${Object.entries(attributes).map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')} />`),
+    ...tags.map(
+      ([name, attributes]) =>
+        `<${name} ${Object.entries(attributes)
+          .map(([k, v]) => `${k}="${escapeHtml(v)}"`)
+          .join(' ')} />`,
+    ),
     // A data block, never run (so the page's script-src 'self' is not involved); `<` is escaped so
     // no text can close the element.
     `<script type="application/ld+json">${JSON.stringify(structuredData).replace(/</g, '\\u003c')}</script>`,

@@ -26,7 +26,9 @@ export function readLandingTemplate(root: string): LandingTemplate | undefined {
 export async function landingPage(app: FastifyInstance, { template }: { template: LandingTemplate }) {
   // Said once the server listens: a start that fails says only why it failed.
   if (app.formTokens.ephemeral) {
-    app.addHook('onListen', async () => app.log.info('FORM_SECRET is not set: no-script forms sent before a restart will be asked to resend'))
+    app.addHook('onListen', async () =>
+      app.log.info('FORM_SECRET is not set: no-script forms sent before a restart will be asked to resend'),
+    )
   }
   // Brotli at 5 is about as small as gzip at 9 and fast enough to run per visit (~1 ms here).
   await app.register(fastifyCompress, {

@@ -13,7 +13,9 @@ export function notFoundHandler(pageRoot: string) {
   const path = join(pageRoot, '404.html')
   const page = existsSync(path) ? readFileSync(path, 'utf8') : undefined
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const api = API_PATHS.some((prefix) => request.url === prefix || request.url.startsWith(`${prefix}/`) || request.url.startsWith(`${prefix}?`))
+    const api = API_PATHS.some(
+      (prefix) => request.url === prefix || request.url.startsWith(`${prefix}/`) || request.url.startsWith(`${prefix}?`),
+    )
     if (page && !api && request.headers.accept?.includes('text/html')) {
       return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page)
     }

@@ -115,7 +115,11 @@ main(process.argv.slice(2)).then(
     process.exitCode = code
   },
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+    ) {
       process.stderr.write(`${(error as Error).message}\n\nRun \`npm run waitlist -- --help\` for usage.\n`)
       process.exitCode = 2
       return

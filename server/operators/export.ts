@@ -5,7 +5,7 @@ export const EXPORT_PAGE_SIZE = 1000
 
 /** Every sign-up (or those since a moment), page by page: memory stays bounded by one page. */
 export async function* signUps(store: WaitlistStore, options: { since?: string; search?: string } = {}): AsyncGenerator<SignUp> {
-  for (let afterId = 0; ; ) {
+  for (let afterId = 0; ;) {
     const page = await store.list({ ...options, afterId, limit: EXPORT_PAGE_SIZE })
     if (page.length === 0) return
     yield* page

@@ -15,7 +15,9 @@ export interface GroupCommit<In, Out> {
  * `run` answers one outcome per item, in order: an item that fails alone (a row the table
  * refuses) fails only its caller. When `run` throws, every item of the batch fails with that error.
  */
-export function createGroupCommit<In, Out>(run: (items: readonly In[]) => readonly Outcome<Out>[] | Promise<readonly Outcome<Out>[]>): GroupCommit<In, Out> {
+export function createGroupCommit<In, Out>(
+  run: (items: readonly In[]) => readonly Outcome<Out>[] | Promise<readonly Outcome<Out>[]>,
+): GroupCommit<In, Out> {
   type Pending = { item: In; resolve: (value: Out) => void; reject: (error: unknown) => void }
   let queue: Pending[] = []
   let scheduled = false

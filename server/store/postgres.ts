@@ -34,7 +34,6 @@ const HIT_COUNTERS = `
     window_ends = CASE WHEN c.window_ends <= now() THEN excluded.window_ends ELSE c.window_ends END
   RETURNING key, hits, ceil(extract(epoch FROM c.window_ends - now()) * 1000)::bigint AS reset_ms`
 
-
 /** Pool size per server process. */
 const POOL_SIZE = 10
 /** How long to wait for a connection before answering 503 (a stopped server refuses at once). */
@@ -71,7 +70,9 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
 
   let closed = false
   const sweep = setInterval(() => {
-    pool.query('DELETE FROM rate_counters WHERE window_ends < now()').catch((error: unknown) => log.warn({ err: error }, 'could not sweep rate_counters'))
+    pool
+      .query('DELETE FROM rate_counters WHERE window_ends < now()')
+      .catch((error: unknown) => log.warn({ err: error }, 'could not sweep rate_counters'))
   }, COUNTER_SWEEP_MS).unref()
   async function run<T>(work: () => Promise<T>): Promise<T> {
     if (closed) throw new StoreUnavailableError('the PostgreSQL store is closed')
@@ -105,7 +106,8 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
       const failure = toStoreError(error)
       // A row the table refuses (the route's checks make it unlikely) must not fail the others:
       // they are tried one by one, so only that row fails.
-      if (rows.length > 1 && !(failure instanceof StoreUnavailableError)) return (await Promise.all(rows.map((row) => insertBatch([row])))).flat()
+      if (rows.length > 1 && !(failure instanceof StoreUnavailableError))
+        return (await Promise.all(rows.map((row) => insertBatch([row])))).flat()
       return rows.map(() => ({ ok: false, error: failure }))
     }
   }
@@ -123,7 +125,11 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     const keys = [...batch.keys()]
     const entries = [...batch.values()]
     const result = await run(() =>
-      pool.query<{ key: string; hits: number; reset_ms: string }>(HIT_COUNTERS, [keys, entries.map((e) => e.windowMs), entries.map((e) => e.n)]),
+      pool.query<{ key: string; hits: number; reset_ms: string }>(HIT_COUNTERS, [
+        keys,
+        entries.map((e) => e.windowMs),
+        entries.map((e) => e.n),
+      ]),
     )
     const totals = new Map(result.rows.map((r) => [r.key, r]))
     const given = new Map<string, number>()
@@ -141,7 +147,10 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     add: (row) => (closed ? Promise.reject(new StoreUnavailableError('the PostgreSQL store is closed')) : adds.submit(row)),
     count: ({ since }: Pick<ListOptions, 'since'> = {}) =>
       run(async () => {
-        const result = await pool.query<{ n: string }>('SELECT count(*) AS n FROM waitlist WHERE ($1::timestamptz IS NULL OR created_at >= $1)', [since ?? null])
+        const result = await pool.query<{ n: string }>(
+          'SELECT count(*) AS n FROM waitlist WHERE ($1::timestamptz IS NULL OR created_at >= $1)',
+          [since ?? null],
+        )
         return Number(result.rows[0]?.n ?? 0)
       }),
     list: ({ afterId = 0, limit, search, since }: ListOptions) =>
@@ -255,9 +264,12 @@ async function prepare(pool: pg.Pool): Promise<void> {
   try {
     await client.query('BEGIN')
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK])
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())')
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    )
     await migrate('postgres', {
-      applied: async () => new Set((await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version)),
+      applied: async () =>
+        new Set((await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version)),
       apply: async (version, sql) => {
         await client.query(sql)
         await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version])

@@ -13,10 +13,8 @@ const MAX_FORM_BYTES = 2048
 export async function joinRoute(app: FastifyInstance) {
   // Only the form's own encoding: JSON belongs to /rest/v1/waitlist (anything else is a 415).
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: MAX_FORM_BYTES },
-    (_request, body, done) => done(null, new URLSearchParams(String(body))),
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_FORM_BYTES }, (_request, body, done) =>
+    done(null, new URLSearchParams(String(body))),
   )
   app.post(JOIN_PATH, async (request, reply) => {
     const outcome = await join(app, request, reply)

@@ -20,13 +20,17 @@ describe.each(STORES)('admin API on $kind', ({ kind, available }) => {
     if (!available) return
     // Behind a trusted proxy, so the guesser below can come from an address of its own.
     server = await startServer({ ADMIN_TOKEN: TOKEN, TRUST_PROXY: 'loopback' }, kind)
-    for (let i = 0; i < 120; i++) await server.app.store.add(row(`dog${String(i).padStart(3, '0')}@kennel.example`, { utm_source: i % 3 === 0 ? 'newsletter' : null }))
+    for (let i = 0; i < 120; i++)
+      await server.app.store.add(row(`dog${String(i).padStart(3, '0')}@kennel.example`, { utm_source: i % 3 === 0 ? 'newsletter' : null }))
     await server.app.store.add(row('formula@example.com', { utm_source: '=cmd|"/c calc"!A1' }))
   })
   afterAll(() => server?.close())
 
   const admin = (path: string, init: RequestInit = {}) =>
-    fetch(`${server.url}/admin/api${path}`, { ...init, headers: { Authorization: `Bearer ${TOKEN}`, ...(init.headers as Record<string, string>) } })
+    fetch(`${server.url}/admin/api${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${TOKEN}`, ...(init.headers as Record<string, string>) },
+    })
 
   it.skipIf(!available)('refuses a missing or wrong token, then every request from the same address past ten', async () => {
     const guesser = { 'X-Forwarded-For': '192.0.2.10' }
@@ -35,7 +39,8 @@ describe.each(STORES)('admin API on $kind', ({ kind, available }) => {
     expect(missing.headers.get('www-authenticate')).toBe('Bearer')
     expect(await missing.json()).toMatchObject({ code: 'unauthorized' })
     const statuses = []
-    for (let i = 0; i < 10; i++) statuses.push((await admin('/stats', { headers: { ...guesser, Authorization: `Bearer wrong-${i}` } })).status)
+    for (let i = 0; i < 10; i++)
+      statuses.push((await admin('/stats', { headers: { ...guesser, Authorization: `Bearer wrong-${i}` } })).status)
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429])
     // Locked out, the right token is refused too: a guesser cannot learn that a guess was right.
     const locked = await admin('/stats', { headers: guesser })

@@ -15,7 +15,6 @@ import { row } from '../support/rows'
 const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
 const run = promisify(execFile)
 
-
 describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
   let env: Record<string, string>
   let cleanup: () => Promise<void>

@@ -107,7 +107,9 @@ describe.each(STORES)('conformance on $kind', ({ kind, available }) => {
     })
 
     it('C12: another schema is refused with 406 PGRST106', async () => {
-      const { error, status } = await supabaseClient(server.url, KEY, { schema: 'private' }).from('waitlist').insert({ email: 'c12@example.com' })
+      const { error, status } = await supabaseClient(server.url, KEY, { schema: 'private' })
+        .from('waitlist')
+        .insert({ email: 'c12@example.com' })
       expect(status).toBe(406)
       expect(error).toMatchObject({ code: 'PGRST106', message: 'Invalid schema: private' })
     })
@@ -126,7 +128,13 @@ describe.each(STORES)('conformance on $kind', ({ kind, available }) => {
     })
 
     it('stores the optional attribution columns', async () => {
-      const { error } = await waitlist().insert({ email: 'utm@example.com', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'launch', referrer: 'dogs.example' })
+      const { error } = await waitlist().insert({
+        email: 'utm@example.com',
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: 'launch',
+        referrer: 'dogs.example',
+      })
       expect(error).toBeNull()
       const row = (await server.app.store.list({ limit: 1000 })).find((r) => r.email === 'utm@example.com')
       expect(row).toMatchObject({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'launch', referrer: 'dogs.example' })
@@ -135,13 +143,27 @@ describe.each(STORES)('conformance on $kind', ({ kind, available }) => {
 
   describe.skipIf(!available)('raw HTTP', () => {
     it('C10: without a key, and with a wrong key, answers the two gateway bodies', async () => {
-      const none = await fetch(`${server.url}/rest/v1/waitlist`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"email":"a@b.co"}' })
+      const none = await fetch(`${server.url}/rest/v1/waitlist`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"email":"a@b.co"}',
+      })
       expect(none.status).toBe(401)
-      expect(await none.json()).toEqual({ message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' })
+      expect(await none.json()).toEqual({
+        message: 'No API key found in request',
+        hint: 'No `apikey` request header or url param was found.',
+      })
       const wrong = await raw({ headers: { apikey: 'nope' }, body: '{"email":"a@b.co"}' })
       expect(wrong.status).toBe(401)
-      expect(await wrong.json()).toEqual({ message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' })
-      const inQuery = await fetch(`${server.url}/rest/v1/waitlist?apikey=${KEY}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"email":"query-key@b.co"}' })
+      expect(await wrong.json()).toEqual({
+        message: 'Invalid API key',
+        hint: 'Double check your Supabase `anon` or `service_role` API key.',
+      })
+      const inQuery = await fetch(`${server.url}/rest/v1/waitlist?apikey=${KEY}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"email":"query-key@b.co"}',
+      })
       expect(inQuery.status).toBe(201)
     })
 
@@ -206,7 +228,11 @@ describe.each(STORES)('conformance on $kind', ({ kind, available }) => {
     ])('C15: preflight asking for %s answers 204 without a key', async (requested) => {
       const response = await fetch(`${server.url}/rest/v1/waitlist`, {
         method: 'OPTIONS',
-        headers: { Origin: 'https://somewhere.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': requested },
+        headers: {
+          Origin: 'https://somewhere.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': requested,
+        },
       })
       expect(response.status).toBe(204)
       expect(response.headers.get('access-control-allow-origin')).toBe('*')
@@ -239,7 +265,11 @@ describe.each(STORES)('C16: rate limit on $kind', ({ kind, available }) => {
 
   it.skipIf(!available)('answers the request over the per-minute limit with 429, CORS headers, Retry-After and a hint', async () => {
     const join = (i: number) =>
-      fetch(`${server.url}/rest/v1/waitlist`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://kennect.app' }, body: JSON.stringify({ email: `rl${i}@example.com` }) })
+      fetch(`${server.url}/rest/v1/waitlist`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: 'https://kennect.app' },
+        body: JSON.stringify({ email: `rl${i}@example.com` }),
+      })
     const statuses = []
     for (let i = 0; i < 3; i++) statuses.push((await join(i)).status)
     expect(statuses).toEqual([201, 201, 201])
@@ -248,7 +278,12 @@ describe.each(STORES)('C16: rate limit on $kind', ({ kind, available }) => {
     const retryAfter = Number(over.headers.get('retry-after'))
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(60)
-    expect(await over.json()).toEqual({ code: 'over_request_rate_limit', details: null, hint: `Retry after ${retryAfter} seconds`, message: 'Too many requests' })
+    expect(await over.json()).toEqual({
+      code: 'over_request_rate_limit',
+      details: null,
+      hint: `Retry after ${retryAfter} seconds`,
+      message: 'Too many requests',
+    })
     expect(over.headers.get('access-control-allow-origin')).toBe('*')
     expect(over.headers.get('access-control-expose-headers')).toContain('Retry-After')
     expect(over.headers.get('x-ratelimit-remaining')).toBe('0')

@@ -85,13 +85,29 @@ const anything: fc.Arbitrary<Sent> = fc.record({
   headers: fc.record(
     {
       'content-type': fc.oneof(
-        fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'APPLICATION/JSON', ''),
+        fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'APPLICATION/JSON',
+          '',
+        ),
         printable,
       ),
       apikey: fc.constantFrom(KEY, KEY, 'wrong', ''),
       authorization: fc.oneof(fc.constantFrom(`Bearer ${KEY}`, 'Bearer ', 'Bearer a.b', 'Bearer a.b.c', 'Basic eDp5'), printable),
       'content-profile': fc.constantFrom('public', 'private', ''),
-      prefer: fc.oneof(fc.constantFrom('return=minimal', 'count=exact', 'return=representation', 'resolution=ignore-duplicates', 'return=minimal, count=exact'), printable),
+      prefer: fc.oneof(
+        fc.constantFrom(
+          'return=minimal',
+          'count=exact',
+          'return=representation',
+          'resolution=ignore-duplicates',
+          'return=minimal, count=exact',
+        ),
+        printable,
+      ),
       origin: fc.constantFrom('https://kennect.app', 'null'),
     },
     { requiredKeys: [] },
@@ -103,10 +119,15 @@ const insert: fc.Arbitrary<Sent> = fc.record({
   method: fc.constant('POST'),
   path: fc.constantFrom('/rest/v1/waitlist', '/rest/v1/waitlist?columns=%22email%22,%22referrer%22'),
   headers: fc.constant({ apikey: KEY, 'content-type': 'application/json', prefer: 'return=minimal' }),
-  body: fc.oneof(
-    fc.record({ email: fc.oneof(fc.emailAddress(), email), utm_source: fc.option(fc.string({ maxLength: 210 })) }, { requiredKeys: ['email'] }),
-    fc.array(row, { minLength: 1, maxLength: 2 }),
-  ).map((value) => JSON.stringify(value)),
+  body: fc
+    .oneof(
+      fc.record(
+        { email: fc.oneof(fc.emailAddress(), email), utm_source: fc.option(fc.string({ maxLength: 210 })) },
+        { requiredKeys: ['email'] },
+      ),
+      fc.array(row, { minLength: 1, maxLength: 2 }),
+    )
+    .map((value) => JSON.stringify(value)),
 })
 const sent = fc.oneof({ arbitrary: insert, weight: 2 }, { arbitrary: anything, weight: 3 })
 
@@ -117,47 +138,53 @@ describe.each(STORES)('fuzzing the server on $kind', ({ kind, available }) => {
   })
   afterAll(() => server?.close())
 
-  it.skipIf(!available)(`answers ${RUNS} random requests without a 5xx and stores only valid sign-ups`, async () => {
-    const statuses = new Map<number, number>()
-    await fc.assert(
-      fc.asyncProperty(sent, async (input) => {
-        const before = await server.app.store.count()
-        const answer = await send(server.url, input)
-        const stored = (await server.app.store.count()) - before
-        // One row at most, and only with a 201: a refused request changes nothing.
-        expect(stored, JSON.stringify(input).slice(0, 300)).toBe(answer.status === 201 ? stored && 1 : 0)
-        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
-        expect(answer.status, JSON.stringify(input).slice(0, 300)).toBeLessThan(500)
-        if (answer.status >= 400 && input.method !== 'HEAD' && input.path.startsWith('/rest/v1')) {
-          expect(answer.type).toBe('application/json; charset=utf-8')
-          expect(answer.text).not.toMatch(/\bat .+:\d+:\d+|SELECT|INSERT|sqlite|node_modules/i)
-        }
-      }),
-      { numRuns: RUNS },
-    )
-    const rows = []
-    for (let afterId = 0; ; ) {
-      const page = await server.app.store.list({ afterId, limit: 1000 })
-      if (page.length === 0) break
-      rows.push(...page)
-      afterId = page.at(-1)?.id ?? afterId
-    }
-    expect(rows).toHaveLength(await server.app.store.count())
-    for (const r of rows) {
-      expect(isValidEmail(r.email), r.email).toBe(true)
-      for (const value of [r.utm_source, r.utm_medium, r.utm_campaign, r.referrer]) {
-        expect((value ?? '').length).toBeLessThanOrEqual(MAX_ATTRIBUTION_LENGTH)
+  it.skipIf(!available)(
+    `answers ${RUNS} random requests without a 5xx and stores only valid sign-ups`,
+    async () => {
+      const statuses = new Map<number, number>()
+      await fc.assert(
+        fc.asyncProperty(sent, async (input) => {
+          const before = await server.app.store.count()
+          const answer = await send(server.url, input)
+          const stored = (await server.app.store.count()) - before
+          // One row at most, and only with a 201: a refused request changes nothing.
+          expect(stored, JSON.stringify(input).slice(0, 300)).toBe(answer.status === 201 ? stored && 1 : 0)
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
+          expect(answer.status, JSON.stringify(input).slice(0, 300)).toBeLessThan(500)
+          if (answer.status >= 400 && input.method !== 'HEAD' && input.path.startsWith('/rest/v1')) {
+            expect(answer.type).toBe('application/json; charset=utf-8')
+            expect(answer.text).not.toMatch(/\bat .+:\d+:\d+|SELECT|INSERT|sqlite|node_modules/i)
+          }
+        }),
+        { numRuns: RUNS },
+      )
+      const rows = []
+      for (let afterId = 0; ;) {
+        const page = await server.app.store.list({ afterId, limit: 1000 })
+        if (page.length === 0) break
+        rows.push(...page)
+        afterId = page.at(-1)?.id ?? afterId
       }
-    }
-    const after = await send(server.url, {
-      method: 'POST',
-      path: '/rest/v1/waitlist',
-      headers: { apikey: KEY, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'after-the-storm@example.com' }),
-    })
-    expect(after.status).toBe(201)
-    expect((await server.app.store.list({ afterId: rows.at(-1)?.id ?? 0, limit: 10 })).map((r) => r.email)).toContain('after-the-storm@example.com')
-    const seen = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`)
-    console.log(`fuzz ${kind}: ${RUNS} requests, ${rows.length} rows stored, statuses ${seen.join(' ')}`)
-  }, 120_000)
+      expect(rows).toHaveLength(await server.app.store.count())
+      for (const r of rows) {
+        expect(isValidEmail(r.email), r.email).toBe(true)
+        for (const value of [r.utm_source, r.utm_medium, r.utm_campaign, r.referrer]) {
+          expect((value ?? '').length).toBeLessThanOrEqual(MAX_ATTRIBUTION_LENGTH)
+        }
+      }
+      const after = await send(server.url, {
+        method: 'POST',
+        path: '/rest/v1/waitlist',
+        headers: { apikey: KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'after-the-storm@example.com' }),
+      })
+      expect(after.status).toBe(201)
+      expect((await server.app.store.list({ afterId: rows.at(-1)?.id ?? 0, limit: 10 })).map((r) => r.email)).toContain(
+        'after-the-storm@example.com',
+      )
+      const seen = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`)
+      console.log(`fuzz ${kind}: ${RUNS} requests, ${rows.length} rows stored, statuses ${seen.join(' ')}`)
+    },
+    120_000,
+  )
 })

@@ -34,12 +34,22 @@ describe.each(STORES)('the no-script form on $kind', ({ kind, available }) => {
 
   describe.skipIf(!available)('POST /join', () => {
     it('stores the address of a form sent in good time, with the campaign of the page it came from', async () => {
-      const answer = await submit(server.url, { email: 'nojs@example.com', token: tokenAged(10_000), website: '' }, {
-        referer: `${server.url}/?utm_source=newsletter&utm_campaign=spring`,
-      })
+      const answer = await submit(
+        server.url,
+        { email: 'nojs@example.com', token: tokenAged(10_000), website: '' },
+        {
+          referer: `${server.url}/?utm_source=newsletter&utm_campaign=spring`,
+        },
+      )
       expect(await outcomeOf(answer)).toBe('joined')
       const [row] = await server.app.store.list({ limit: 1000, search: 'nojs@' })
-      expect(row).toMatchObject({ email: 'nojs@example.com', utm_source: 'newsletter', utm_medium: null, utm_campaign: 'spring', referrer: null })
+      expect(row).toMatchObject({
+        email: 'nojs@example.com',
+        utm_source: 'newsletter',
+        utm_medium: null,
+        utm_campaign: 'spring',
+        referrer: null,
+      })
     })
 
     it('answers a known address as a new one, and keeps one row', async () => {
@@ -82,7 +92,15 @@ describe.each(STORES)('the no-script form on $kind', ({ kind, available }) => {
 
     it('refuses what the insert refuses, disposable domains included, as an invalid address', async () => {
       const before = await server.app.store.count()
-      for (const email of ['', 'nope', 'a@b@c', `${'x'.repeat(65)}@example.com`, 'nul\u0000@example.com', 'temp@mailinator.com', 'temp@eu.mailinator.com']) {
+      for (const email of [
+        '',
+        'nope',
+        'a@b@c',
+        `${'x'.repeat(65)}@example.com`,
+        'nul\u0000@example.com',
+        'temp@mailinator.com',
+        'temp@eu.mailinator.com',
+      ]) {
         expect(await outcomeOf(await submit(server.url, { email, token: tokenAged(10_000) })), email).toBe('invalid')
       }
       expect(await outcomeOf(await submit(server.url, { token: tokenAged(10_000) }))).toBe('invalid')
@@ -129,7 +147,11 @@ describe.each(STORES)('the no-script form on $kind', ({ kind, available }) => {
     })
 
     it('is compressed as it is sent, and never revalidated into an old token', async () => {
-      for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip'], ['identity', null]] as const) {
+      for (const [accept, encoding] of [
+        ['br, gzip', 'br'],
+        ['gzip', 'gzip'],
+        ['identity', null],
+      ] as const) {
         const answer = await fetch(`${server.url}/`, { headers: { 'accept-encoding': accept } })
         expect(answer.headers.get('content-encoding')).toBe(encoding)
         expect(answer.headers.get('cache-control')).toBe('no-cache')
@@ -154,7 +176,11 @@ describe('the limiter', () => {
     expect(await outcomeOf(await submit(url, { email: 'r3@example.com', token: tokenAged(10_000) }))).toBe('joined')
     expect(await outcomeOf(await submit(url, { email: 'r4@example.com', token: tokenAged(10_000) }))).toBe('busy')
     expect((await insert(url, 'r5@example.com')).status).toBe(429)
-    expect((await server.app.store.list({ limit: 10 })).map((row) => row.email).sort()).toEqual(['r1@example.com', 'r2@example.com', 'r3@example.com'])
+    expect((await server.app.store.list({ limit: 10 })).map((row) => row.email).sort()).toEqual([
+      'r1@example.com',
+      'r2@example.com',
+      'r3@example.com',
+    ])
   })
 
   it('turns a failing store into a message to try again, never a crash or a lost sign-up', async () => {

@@ -23,7 +23,11 @@ describe.skipIf(!postgresAvailable || !privatePostgresAvailable)('C18: PostgreSQ
   })
 
   const join = (email: string) =>
-    fetch(`${server.url}/rest/v1/waitlist`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email }) })
+    fetch(`${server.url}/rest/v1/waitlist`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email }),
+    })
 
   it('answers 503 quickly while the database is down and 201 again once it is back', async () => {
     expect((await join('before@example.com')).status).toBe(201)

@@ -67,7 +67,9 @@ describe('SIGTERM', () => {
     let answer = ''
     socket.on('data', (chunk) => (answer += chunk.toString()))
     const answered = new Promise<void>((resolve) => socket.on('end', resolve))
-    socket.write(`POST /rest/v1/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`)
+    socket.write(
+      `POST /rest/v1/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    )
     socket.write(body.slice(0, 10))
     // The server has read the headers and waits for the body: the request is in flight.
     await running.waitForOutput(/"msg":"request received"/)
@@ -90,7 +92,10 @@ describe('npm start', () => {
   /** Every process below pid, children first. */
   function descendants(pid: number): number[] {
     // ps exits 1 when there is none: the empty list.
-    const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout.split('\n').map(Number).filter(Boolean)
+    const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .map(Number)
+      .filter(Boolean)
     return children.flatMap((child) => [...descendants(child), child])
   }
   const alive = (pid: number) => {
@@ -107,27 +112,37 @@ describe('npm start', () => {
     leftovers = []
   })
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('stops the server when npm gets %s (as Docker and process managers send it)', async (signal) => {
-    const db = tempSqlitePath()
-    const port = await freePort()
-    const npm = spawn('npm', ['start'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SQLITE_PATH: db.path, LOG_LEVEL: 'warn' }, stdio: 'ignore' })
-    const npmExited = once(npm, 'exit')
-    let ready = false
-    for (let i = 0; i < 300 && !ready; i++) {
-      ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)
-      if (!ready) await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    expect(ready).toBe(true)
-    leftovers = descendants(npm.pid ?? 0)
-    expect(leftovers.length).toBeGreaterThan(0)
-    npm.kill(signal)
-    await npmExited
-    // Every process npm started is gone, and with it the server.
-    for (let i = 0; i < 50 && leftovers.some(alive); i++) await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(leftovers.filter(alive)).toEqual([])
-    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow()
-    db.cleanup()
-  }, 120_000)
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'stops the server when npm gets %s (as Docker and process managers send it)',
+    async (signal) => {
+      const db = tempSqlitePath()
+      const port = await freePort()
+      const npm = spawn('npm', ['start'], {
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SQLITE_PATH: db.path, LOG_LEVEL: 'warn' },
+        stdio: 'ignore',
+      })
+      const npmExited = once(npm, 'exit')
+      let ready = false
+      for (let i = 0; i < 300 && !ready; i++) {
+        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+        if (!ready) await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(ready).toBe(true)
+      leftovers = descendants(npm.pid ?? 0)
+      expect(leftovers.length).toBeGreaterThan(0)
+      npm.kill(signal)
+      await npmExited
+      // Every process npm started is gone, and with it the server.
+      for (let i = 0; i < 50 && leftovers.some(alive); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(leftovers.filter(alive)).toEqual([])
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow()
+      db.cleanup()
+    },
+    120_000,
+  )
 })
 
 describe('a start that cannot work', () => {

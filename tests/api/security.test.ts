@@ -9,7 +9,11 @@ afterEach(async () => {
 })
 
 const join = (url: string, email: string, headers: Record<string, string> = {}) =>
-  fetch(`${url}/rest/v1/waitlist`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ email }) })
+  fetch(`${url}/rest/v1/waitlist`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify({ email }),
+  })
 
 describe('security headers', () => {
   it('go with the page and everything outside the API: scripts from our origin only, no framing', async () => {
@@ -17,7 +21,7 @@ describe('security headers', () => {
     for (const answer of [await fetch(`${server.url}/`), await fetch(`${server.url}/missing`), await fetch(`${server.url}/healthz`)]) {
       const csp = answer.headers.get('content-security-policy') ?? ''
       expect(/script-src ([^;]*)/.exec(csp)?.[1]).toBe("'self'")
-      expect(csp).not.toContain('unsafe-inline\'; script') // inline styles only, never inline scripts
+      expect(csp).not.toContain("unsafe-inline'; script") // inline styles only, never inline scripts
       expect(csp).toContain("frame-ancestors 'none'")
       expect(csp).toContain("object-src 'none'")
       expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
@@ -67,14 +71,17 @@ describe('TRUST_PROXY and the rate limit', () => {
   it.each(['loopback', '127.0.0.1/8', '1'])('counts each client behind a trusted proxy (%s) on its own', async (trust) => {
     server = await startServer({ TRUST_PROXY: trust, RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_PER_HOUR: '0' })
     const from = (ip: string, i: number) => join(server!.url, `p${ip}-${i}@example.com`, { 'X-Forwarded-For': ip })
-    expect([(await from('203.0.113.1', 1)).status, (await from('203.0.113.1', 2)).status, (await from('203.0.113.1', 3)).status]).toEqual([201, 201, 429])
+    expect([(await from('203.0.113.1', 1)).status, (await from('203.0.113.1', 2)).status, (await from('203.0.113.1', 3)).status]).toEqual([
+      201, 201, 429,
+    ])
     expect((await from('203.0.113.2', 1)).status).toBe(201)
   })
 
   it.each([undefined, '10.0.0.1'])('ignores X-Forwarded-For from a peer that is not a trusted proxy (%s)', async (trust) => {
     server = await startServer({ RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_PER_HOUR: '0', ...(trust ? { TRUST_PROXY: trust } : {}) })
     const statuses = []
-    for (let i = 0; i < 3; i++) statuses.push((await join(server.url, `spoof${i}@example.com`, { 'X-Forwarded-For': `198.51.100.${i}` })).status)
+    for (let i = 0; i < 3; i++)
+      statuses.push((await join(server.url, `spoof${i}@example.com`, { 'X-Forwarded-For': `198.51.100.${i}` })).status)
     expect(statuses).toEqual([201, 201, 429])
   })
 
@@ -83,7 +90,14 @@ describe('TRUST_PROXY and the rate limit', () => {
     let n = 0
     const from = async (ip: string) => (await join(server!.url, `v6-${n++}@example.com`, { 'X-Forwarded-For': ip })).status
     // Six addresses of one /64, as a client rotating through its own prefix would use them.
-    const rotating = ['2001:db8:1:2::a', '2001:db8:1:2:ffff::b', '2001:db8:1:2::c', '2001:db8:1:2:1:2:3:4', '2001:0DB8:0001:0002:0000:0000:0000:000d', '2001:db8:1:2::e']
+    const rotating = [
+      '2001:db8:1:2::a',
+      '2001:db8:1:2:ffff::b',
+      '2001:db8:1:2::c',
+      '2001:db8:1:2:1:2:3:4',
+      '2001:0DB8:0001:0002:0000:0000:0000:000d',
+      '2001:db8:1:2::e',
+    ]
     const statuses = []
     for (const ip of rotating) statuses.push(await from(ip))
     expect(statuses).toEqual([201, 201, 429, 429, 429, 429])
@@ -163,7 +177,9 @@ describe('logs', () => {
         ['/ip/[[ip]]', 404],
         ['/', 200],
         ['/rest/v1/waitlist/[email]', 401],
-      ].map(String).sort(),
+      ]
+        .map(String)
+        .sort(),
     )
     const params = requests.flatMap((e) => (e.req as { params?: string[] } | undefined)?.params ?? [])
     expect(params.sort()).toEqual(['[email]', '[email]', '[ip]', 'apikey', 'email', 'email', 'search', 'x'])

@@ -27,12 +27,19 @@ function tags(name: 'meta' | 'link'): Record<string, string>[] {
     Object.fromEntries(
       [...attributes.matchAll(/([\w:-]+)="([^"]*)"/g)].map(([, key = '', value = '']) => [
         key,
-        value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'),
+        value
+          .replace(/&quot;/g, '"')
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&amp;/g, '&'),
       ]),
     ),
   )
 }
-const meta = (key: string) => tags('meta').filter((tag) => tag.property === key || tag.name === key).map((tag) => tag.content)
+const meta = (key: string) =>
+  tags('meta')
+    .filter((tag) => tag.property === key || tag.name === key)
+    .map((tag) => tag.content)
 const link = (rel: string) => tags('link').filter((tag) => tag.rel === rel)
 const structuredData = () => {
   const json = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? 'null'
@@ -120,9 +127,9 @@ describe('every file the tags point to is served', () => {
       ['/favicon-32.png', { width: 32, height: 32 }],
       ['/apple-touch-icon.png', { width: 180, height: 180 }],
       ['/favicon.svg', null],
-      ...data['@graph'].flatMap((node) => [node.logo, node.image].filter((url): url is string => typeof url === 'string')).map(
-        (url): [string, null] => [url, null],
-      ),
+      ...data['@graph']
+        .flatMap((node) => [node.logo, node.image].filter((url): url is string => typeof url === 'string'))
+        .map((url): [string, null] => [url, null]),
     ]
     for (const [url, size] of images) {
       const answer = await served(url)
@@ -156,7 +163,7 @@ describe('every file the tags point to is served', () => {
     }
   })
 
-  it('robots.txt lets crawlers in, keeps them off the operators\' page and the API, and names the sitemap', async () => {
+  it("robots.txt lets crawlers in, keeps them off the operators' page and the API, and names the sitemap", async () => {
     const answer = await served('/robots.txt')
     expect(answer.headers.get('content-type')).toMatch(/^text\/plain/)
     const robots = await answer.text()

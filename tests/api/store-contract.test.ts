@@ -55,7 +55,7 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     for (const email of expected) await store.add(row(email))
     const listed: string[] = []
     const pageSizes: number[] = []
-    for (let afterId = 0; ; ) {
+    for (let afterId = 0; ;) {
       const page = await store.list({ limit: 5, afterId })
       if (page.length === 0) break
       pageSizes.push(page.length)
@@ -126,7 +126,10 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     const minute = 60_000
     const concurrent = await Promise.all(Array.from({ length: 5 }, () => store.counters.hit([{ key: 'ip:a', windowMs: minute }])))
     expect(concurrent.map(([count]) => count?.hits)).toEqual([1, 2, 3, 4, 5])
-    const [a, b] = await store.counters.hit([{ key: 'ip:a', windowMs: minute }, { key: 'ip:b', windowMs: 2 * minute }])
+    const [a, b] = await store.counters.hit([
+      { key: 'ip:a', windowMs: minute },
+      { key: 'ip:b', windowMs: 2 * minute },
+    ])
     expect([a?.hits, b?.hits]).toEqual([6, 1])
     expect(a?.resetMs).toBeGreaterThan(minute - 5_000)
     expect(a?.resetMs).toBeLessThanOrEqual(minute)

@@ -18,8 +18,14 @@ describe.skipIf(!postgresAvailable)('Supabase migration (db/supabase)', () => {
     admin = new pg.Client({ connectionString: TEST_DATABASE_URL })
     await admin.connect()
     // The roles of a Supabase project (cluster-wide, so created once and kept).
-    for (const [role, extra] of [['anon', ''], ['authenticated', ''], ['service_role', ' BYPASSRLS']]) {
-      await admin.query(`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${role}') THEN CREATE ROLE ${role} NOLOGIN${extra}; END IF; END $$`)
+    for (const [role, extra] of [
+      ['anon', ''],
+      ['authenticated', ''],
+      ['service_role', ' BYPASSRLS'],
+    ]) {
+      await admin.query(
+        `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${role}') THEN CREATE ROLE ${role} NOLOGIN${extra}; END IF; END $$`,
+      )
     }
     await admin.query(`CREATE DATABASE ${name}`)
     const url = new URL(TEST_DATABASE_URL ?? '')
@@ -68,8 +74,13 @@ describe.skipIf(!postgresAvailable)('Supabase migration (db/supabase)', () => {
 
   it('refuses invalid addresses with the named CHECK constraints', async () => {
     await expect(insert('anon', 'not-an-address')).rejects.toMatchObject({ code: '23514', constraint: 'waitlist_email_format' })
-    await expect(insert('anon', `${'a'.repeat(65)}@example.com`)).rejects.toMatchObject({ code: '23514', constraint: 'waitlist_email_length' })
-    await expect(as('anon', "INSERT INTO public.waitlist (email, referrer) VALUES ('r@example.com', repeat('x', 201))")).rejects.toMatchObject({
+    await expect(insert('anon', `${'a'.repeat(65)}@example.com`)).rejects.toMatchObject({
+      code: '23514',
+      constraint: 'waitlist_email_length',
+    })
+    await expect(
+      as('anon', "INSERT INTO public.waitlist (email, referrer) VALUES ('r@example.com', repeat('x', 201))"),
+    ).rejects.toMatchObject({
       code: '23514',
       constraint: 'waitlist_attribution_length',
     })
@@ -77,7 +88,9 @@ describe.skipIf(!postgresAvailable)('Supabase migration (db/supabase)', () => {
 
   it('lets anon set the attribution columns but not id or created_at', async () => {
     await as('anon', "INSERT INTO public.waitlist (email, utm_source, referrer) VALUES ('utm@example.com', 'newsletter', 'club.example')")
-    await expect(as('anon', "INSERT INTO public.waitlist (email, created_at) VALUES ('t@example.com', now())")).rejects.toMatchObject({ code: '42501' })
+    await expect(as('anon', "INSERT INTO public.waitlist (email, created_at) VALUES ('t@example.com', now())")).rejects.toMatchObject({
+      code: '42501',
+    })
   })
 
   it.each(['anon', 'authenticated'])('denies %s select, update and delete', async (role) => {

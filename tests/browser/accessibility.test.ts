@@ -39,19 +39,24 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
     // Measured once its fade-in has finished, as it is read.
     await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))
     const withToast = await new AxeBuilder({ page }).analyze()
-    expect(withToast.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(', ')}`)).toEqual([])
+    expect(
+      withToast.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(', ')}`),
+    ).toEqual([])
     await page.context().close()
   })
 
-  it.each(['light', 'dark'] as const)('shows every icon and every icon tile at 3:1 or more against what is behind it (%s)', async (colorScheme) => {
-    const { page } = await visit(suite.browser, `${suite.server.url}/`, { colorScheme, viewport: { width: 1280, height: 800 } })
-    await waitForHydration(page)
-    // The app preview is one picture (role img), measured as a whole by axe; its inner glyphs are not controls.
-    const findings = await measureIconContrast(page, `[role="img"][aria-label="${content.hero.phone.ariaLabel}"]`)
-    expect(findings.length).toBeGreaterThan(20)
-    expect(findings.filter((f) => f.ratio < 3)).toEqual([])
-    await page.context().close()
-  })
+  it.each(['light', 'dark'] as const)(
+    'shows every icon and every icon tile at 3:1 or more against what is behind it (%s)',
+    async (colorScheme) => {
+      const { page } = await visit(suite.browser, `${suite.server.url}/`, { colorScheme, viewport: { width: 1280, height: 800 } })
+      await waitForHydration(page)
+      // The app preview is one picture (role img), measured as a whole by axe; its inner glyphs are not controls.
+      const findings = await measureIconContrast(page, `[role="img"][aria-label="${content.hero.phone.ariaLabel}"]`)
+      expect(findings.length).toBeGreaterThan(20)
+      expect(findings.filter((f) => f.ratio < 3)).toEqual([])
+      await page.context().close()
+    },
+  )
 
   it.each(['light', 'dark'] as const)('finds no violation on the page for an unknown address (%s)', async (colorScheme) => {
     const { page } = await visit(suite.browser, `${suite.server.url}/nope`, { colorScheme, viewport: { width: 390, height: 844 } })
@@ -61,16 +66,21 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
     await page.context().close()
   })
 
-  it.each(['light', 'dark'] as const)('finds no violation without the page script, a message of the form on screen (%s)', async (colorScheme) => {
-    // axe itself needs JavaScript: the page's own script is blocked instead, as when it never loads.
-    const { page } = await visit(suite.browser, `${suite.server.url}/#waitlist-invalid`, { colorScheme }, async (p) => {
-      await p.route('**/assets/*.js', (route) => route.abort())
-    })
-    expect(await page.locator('#waitlist-invalid').isVisible()).toBe(true)
-    // The scheme is chosen by CSS alone, so it is right from the first paint (no flash).
-    await expectScheme(page, colorScheme)
-    const results = await new AxeBuilder({ page }).analyze()
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(', ')}`)).toEqual([])
-    await page.context().close()
-  })
+  it.each(['light', 'dark'] as const)(
+    'finds no violation without the page script, a message of the form on screen (%s)',
+    async (colorScheme) => {
+      // axe itself needs JavaScript: the page's own script is blocked instead, as when it never loads.
+      const { page } = await visit(suite.browser, `${suite.server.url}/#waitlist-invalid`, { colorScheme }, async (p) => {
+        await p.route('**/assets/*.js', (route) => route.abort())
+      })
+      expect(await page.locator('#waitlist-invalid').isVisible()).toBe(true)
+      // The scheme is chosen by CSS alone, so it is right from the first paint (no flash).
+      await expectScheme(page, colorScheme)
+      const results = await new AxeBuilder({ page }).analyze()
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(', ')}`),
+      ).toEqual([])
+      await page.context().close()
+    },
+  )
 })

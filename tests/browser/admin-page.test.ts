@@ -18,7 +18,8 @@ const DAYS = ['2026-10-01', '2026-10-02', '2026-10-05', '2026-10-20']
 describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
   const suite = useServerAndBrowser({ ADMIN_TOKEN: TOKEN })
   beforeAll(async () => {
-    for (const email of [LONG, 'ada@example.com', 'grace@example.com', 'alan@example.com', 'annie@example.com']) await suite.server.app.store.add(row(email))
+    for (const email of [LONG, 'ada@example.com', 'grace@example.com', 'alan@example.com', 'annie@example.com'])
+      await suite.server.app.store.add(row(email))
     // Sign-ups on earlier days, as a launch month would have them.
     const db = new Database(suite.server.config.SQLITE_PATH)
     const update = db.prepare('UPDATE waitlist SET created_at = ? WHERE id = ?')
@@ -48,7 +49,15 @@ describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
       const box = await button.boundingBox()
       expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true)
       // Reachable as it is, without scrolling a box sideways.
-      expect(await button.evaluate((b) => { const r = b.getBoundingClientRect(); return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === b || b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)) })).toBe(true)
+      expect(
+        await button.evaluate((b) => {
+          const r = b.getBoundingClientRect()
+          return (
+            document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === b ||
+            b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2))
+          )
+        }),
+      ).toBe(true)
     }
     await page.context().close()
   })
@@ -64,7 +73,8 @@ describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
   it('redraws the chart at the width of its box when the window changes', async () => {
     const page = await signIn(1280)
     const chart = page.getByRole('img', { name: copy.chartLabel })
-    const widths = () => chart.evaluate((box) => ({ box: box.clientWidth, canvas: box.querySelector('canvas')?.getBoundingClientRect().width ?? 0 }))
+    const widths = () =>
+      chart.evaluate((box) => ({ box: box.clientWidth, canvas: box.querySelector('canvas')?.getBoundingClientRect().width ?? 0 }))
     await page.waitForFunction(() => document.querySelector('canvas') !== null)
     const wide = await widths()
     expect(Math.abs(wide.canvas - wide.box)).toBeLessThanOrEqual(2)
@@ -105,7 +115,11 @@ describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
     await table.waitFor()
     const rows = (await table.getByRole('row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())
     const today = new Date().toISOString().slice(0, 10)
-    expect(rows).toEqual([`${copy.perDayColumns.day} ${copy.perDayColumns.count}`, `${today} 1`, ...[...DAYS].reverse().map((day) => `${day} 1`)])
+    expect(rows).toEqual([
+      `${copy.perDayColumns.day} ${copy.perDayColumns.count}`,
+      `${today} 1`,
+      ...[...DAYS].reverse().map((day) => `${day} 1`),
+    ])
     await page.context().close()
   })
 

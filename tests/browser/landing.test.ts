@@ -19,8 +19,17 @@ describe.skipIf(!chromiumAvailable)('landing page', () => {
     const html = await (await fetch(`${suite.server.url}/`)).text()
     expect(html).toContain(`<title>${content.meta.title}</title>`)
     expect(html).toContain(`<meta name="description" content="${content.meta.description}"`)
-    const text = html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/&amp;/g, '&')
-    for (const words of [content.hero.headline, ...sectionHeadings, content.waitlist.subtext, content.footer.tagline, content.trust.testimonial.quote]) {
+    const text = html
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#x27;/g, "'")
+      .replace(/&amp;/g, '&')
+    for (const words of [
+      content.hero.headline,
+      ...sectionHeadings,
+      content.waitlist.subtext,
+      content.footer.tagline,
+      content.trust.testimonial.quote,
+    ]) {
       expect(text).toContain(words)
     }
     // No render-blocking stylesheet: the CSS arrives inside the HTML.
@@ -67,7 +76,9 @@ describe.skipIf(!chromiumAvailable)('landing page', () => {
     const { page } = await open()
     const level2 = (await accessibleHeadings(page)).filter((h) => h.level === 2).map((h) => h.name)
     const sections = level2.slice(0, SPEC_SECTION_NAMES.length)
-    expect(sections.map((name, i) => name.toLowerCase().startsWith(SPEC_SECTION_NAMES[i]?.toLowerCase() ?? '-'))).toEqual(SPEC_SECTION_NAMES.map(() => true))
+    expect(sections.map((name, i) => name.toLowerCase().startsWith(SPEC_SECTION_NAMES[i]?.toLowerCase() ?? '-'))).toEqual(
+      SPEC_SECTION_NAMES.map(() => true),
+    )
     expect(sections).toEqual(SECTION_HEADINGS.slice(0, SPEC_SECTION_NAMES.length))
     await page.context().close()
   })
@@ -86,13 +97,19 @@ describe.skipIf(!chromiumAvailable)('landing page', () => {
     // The fonts a visitor's system may substitute, the widest (monospace, serif) among them.
     for (const font of ['DejaVu Sans', 'DejaVu Sans Mono', 'DejaVu Serif', 'Liberation Sans', 'Liberation Serif', 'Liberation Mono']) {
       await page.evaluate((family) => {
-        const style = document.getElementById('test-font') ?? document.head.appendChild(Object.assign(document.createElement('style'), { id: 'test-font' }))
+        const style =
+          document.getElementById('test-font') ??
+          document.head.appendChild(Object.assign(document.createElement('style'), { id: 'test-font' }))
         style.textContent = `* { font-family: "${family}" !important; }`
       }, font)
       const problems = await preview.evaluate((root) => {
         const found: string[] = []
         for (const element of root.querySelectorAll<HTMLElement>('*')) {
-          const text = [...element.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim()
+          const text = [...element.childNodes]
+            .filter((n) => n.nodeType === Node.TEXT_NODE)
+            .map((n) => n.textContent ?? '')
+            .join('')
+            .trim()
           if (!text) continue
           if (element.scrollWidth > element.clientWidth + 1) found.push(`"${text}" overflows its box`)
           const range = document.createRange()

@@ -133,7 +133,12 @@ describe.skipIf(!chromiumAvailable)('the page built for a Supabase project, with
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'kennect-supabase-page-'))
     const build = spawnSync(process.execPath, ['scripts/build.mjs', '--page-only', '--out', out], {
-      env: { ...process.env, VITE_WAITLIST_URL: 'https://project.supabase.co', VITE_WAITLIST_ANON_KEY: 'anon-key', SITE_URL: 'https://kennect.example' },
+      env: {
+        ...process.env,
+        VITE_WAITLIST_URL: 'https://project.supabase.co',
+        VITE_WAITLIST_ANON_KEY: 'anon-key',
+        SITE_URL: 'https://kennect.example',
+      },
       encoding: 'utf8',
     })
     if (build.status !== 0) throw new Error(`the Supabase page did not build:\n${build.stderr}`)

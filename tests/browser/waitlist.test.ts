@@ -125,7 +125,12 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
     await submitEmail(page, 'from-a-flyer@example.com')
     expect((await readToast(toasts(page).first())).variant).toBe('default')
     const stored = (await suite.server.app.store.list({ limit: 1000, search: 'from-a-flyer' }))[0]
-    expect(stored).toMatchObject({ utm_source: 'dogshow', utm_medium: 'flyer', utm_campaign: 'spring-2027', referrer: 'www.breedclub.example' })
+    expect(stored).toMatchObject({
+      utm_source: 'dogshow',
+      utm_medium: 'flyer',
+      utm_campaign: 'spring-2027',
+      referrer: 'www.breedclub.example',
+    })
     await context.close()
   })
 
@@ -148,7 +153,9 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
     await page.getByRole('link', { name: content.waitlist.privacyLink }).click()
     await page.waitForURL(/#privacy$/)
     expect(await page.getByRole('heading', { name: content.privacy.heading, exact: true }).isVisible()).toBe(true)
-    expect(await page.getByRole('contentinfo').getByRole('link', { name: content.footer.privacyLink }).getAttribute('href')).toBe('#privacy')
+    expect(await page.getByRole('contentinfo').getByRole('link', { name: content.footer.privacyLink }).getAttribute('href')).toBe(
+      '#privacy',
+    )
     await page.context().close()
   })
 

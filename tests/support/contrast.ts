@@ -45,7 +45,11 @@ export function measureIconContrast(page: Page, skip: string): Promise<ContrastF
       const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number]
       return Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100
     }
-    const describe = (e: Element) => `${e.closest('section, header, footer')?.id || e.closest('section, header, footer')?.tagName.toLowerCase()} ${e.parentElement?.className}`.slice(0, 120)
+    const describe = (e: Element) =>
+      `${e.closest('section, header, footer')?.id || e.closest('section, header, footer')?.tagName.toLowerCase()} ${e.parentElement?.className}`.slice(
+        0,
+        120,
+      )
     const findings: { what: string; ratio: number }[] = []
     for (const icon of document.querySelectorAll('svg')) {
       if (skipSelector && icon.closest(skipSelector)) continue

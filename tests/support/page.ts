@@ -46,10 +46,13 @@ export function watchConsole(page: Page): string[] {
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const islands = [...document.querySelectorAll('[data-island]')]
-    return islands.length > 0 && islands.every((island) => {
-      const root = island.firstElementChild
-      return root !== null && Object.keys(root).some((key) => key.startsWith('__reactFiber'))
-    })
+    return (
+      islands.length > 0 &&
+      islands.every((island) => {
+        const root = island.firstElementChild
+        return root !== null && Object.keys(root).some((key) => key.startsWith('__reactFiber'))
+      })
+    )
   })
 }
 

@@ -17,7 +17,6 @@ function run(tool: string, args: string[]): void {
   else execFileSync(command, args, { stdio: 'pipe' })
 }
 
-
 export interface PrivatePostgres {
   url: string
   start: () => void

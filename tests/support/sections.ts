@@ -15,4 +15,11 @@ export const SECTION_HEADINGS = [
  * The names the requirements give the sections after the hero (docs/requirements.md#sections): each section's
  * heading starts with its name, so a screen reader's list of headings reads them.
  */
-export const SPEC_SECTION_NAMES = ['About', 'Who Is It For', 'Key Features & Capabilities', 'How It Works', 'Why Choose', 'Built on Trust, Privacy & Safety']
+export const SPEC_SECTION_NAMES = [
+  'About',
+  'Who Is It For',
+  'Key Features & Capabilities',
+  'How It Works',
+  'Why Choose',
+  'Built on Trust, Privacy & Safety',
+]

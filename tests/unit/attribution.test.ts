@@ -4,7 +4,10 @@ import { readAttribution } from '../../web/lib/attribution'
 describe('readAttribution', () => {
   it('reads the campaign parameters and the referring host only', () => {
     expect(
-      readAttribution('https://kennect.app/?utm_source=dogshow&utm_medium=flyer&utm_campaign=spring&other=x', 'https://www.breedclub.example/news/2026?member=42'),
+      readAttribution(
+        'https://kennect.app/?utm_source=dogshow&utm_medium=flyer&utm_campaign=spring&other=x',
+        'https://www.breedclub.example/news/2026?member=42',
+      ),
     ).toEqual({ utm_source: 'dogshow', utm_medium: 'flyer', utm_campaign: 'spring', referrer: 'www.breedclub.example' })
   })
 

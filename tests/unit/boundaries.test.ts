@@ -8,15 +8,19 @@ const eslint = new ESLint({ cwd: process.cwd() })
 async function boundaryMessages(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath })
   // ESLint prefixes the message with the import it refused.
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message.replace(/^.* by a pattern\. /, ''))
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .map((m) => m.message.replace(/^.* by a pattern\. /, ''))
 }
 
 describe('the import boundaries', () => {
   it('refuse web/ importing the server, at any depth', async () => {
-    expect(await boundaryMessages('web/sections/x.tsx', "import { buildApp } from '../../server/app'\nexport const x = buildApp\n")).toEqual([
-      'web/ imports only web/ and contract/: the server is reached over HTTP.',
-    ])
-    expect(await boundaryMessages('web/x.ts', "import { loadConfig } from '../server/config'\nexport const x = loadConfig\n")).toHaveLength(1)
+    expect(
+      await boundaryMessages('web/sections/x.tsx', "import { buildApp } from '../../server/app'\nexport const x = buildApp\n"),
+    ).toEqual(['web/ imports only web/ and contract/: the server is reached over HTTP.'])
+    expect(await boundaryMessages('web/x.ts', "import { loadConfig } from '../server/config'\nexport const x = loadConfig\n")).toHaveLength(
+      1,
+    )
   })
 
   it('refuse server/ importing the page', async () => {
@@ -31,7 +35,17 @@ describe('the import boundaries', () => {
   })
 
   it('let both sides import contract/ and their own folders', async () => {
-    expect(await boundaryMessages('web/sections/x.tsx', "import { JOIN_PATH } from '../../contract/paths'\nimport { cn } from '../lib/cn'\nexport const x = [JOIN_PATH, cn]\n")).toEqual([])
-    expect(await boundaryMessages('server/waitlist/x.ts', "import { WAITLIST_TABLE } from '../../contract/waitlist'\nimport { HttpError } from '../http/errors'\nexport const x = [WAITLIST_TABLE, HttpError]\n")).toEqual([])
+    expect(
+      await boundaryMessages(
+        'web/sections/x.tsx',
+        "import { JOIN_PATH } from '../../contract/paths'\nimport { cn } from '../lib/cn'\nexport const x = [JOIN_PATH, cn]\n",
+      ),
+    ).toEqual([])
+    expect(
+      await boundaryMessages(
+        'server/waitlist/x.ts',
+        "import { WAITLIST_TABLE } from '../../contract/waitlist'\nimport { HttpError } from '../http/errors'\nexport const x = [WAITLIST_TABLE, HttpError]\n",
+      ),
+    ).toEqual([])
   })
 })

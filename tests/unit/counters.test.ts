@@ -6,7 +6,12 @@ describe('createMemoryCounters', () => {
   it('counts hits in a window that opens at the first hit, and starts again once it closes', async () => {
     let time = 1_000
     const counters = createMemoryCounters({ now: () => time })
-    expect(await counters.hit([{ key: 'a', windowMs: 100 }, { key: 'b', windowMs: 1000 }])).toEqual([
+    expect(
+      await counters.hit([
+        { key: 'a', windowMs: 100 },
+        { key: 'b', windowMs: 1000 },
+      ]),
+    ).toEqual([
       { hits: 1, resetMs: 100 },
       { hits: 1, resetMs: 1000 },
     ])

@@ -41,14 +41,30 @@ describe('csvCell', () => {
 
   it('writes a row in the header order', () => {
     expect(
-      csvLine({ id: 1, email: 'a@b.co', created_at: '2026-11-21T10:00:00.000Z', utm_source: '=1', utm_medium: null, utm_campaign: null, referrer: 'x.example' }),
+      csvLine({
+        id: 1,
+        email: 'a@b.co',
+        created_at: '2026-11-21T10:00:00.000Z',
+        utm_source: '=1',
+        utm_medium: null,
+        utm_campaign: null,
+        referrer: 'x.example',
+      }),
     ).toBe(`"1","a@b.co","2026-11-21T10:00:00.000Z","'=1",,,"x.example"\r\n`)
   })
 })
 
 describe('the CSV export, read by a strict parser and by spreadsheets that split on other separators', () => {
   const line = (values: string[]) =>
-    csvLine({ id: 7, email: 'a@b.co', created_at: '2026-11-21T10:00:00.000Z', utm_source: values[0] ?? null, utm_medium: values[1] ?? null, utm_campaign: values[2] ?? null, referrer: values[3] ?? null })
+    csvLine({
+      id: 7,
+      email: 'a@b.co',
+      created_at: '2026-11-21T10:00:00.000Z',
+      utm_source: values[0] ?? null,
+      utm_medium: values[1] ?? null,
+      utm_campaign: values[2] ?? null,
+      referrer: values[3] ?? null,
+    })
 
   function check(values: string[]) {
     const text = CSV_HEADER + line(values)
@@ -69,6 +85,9 @@ describe('the CSV export, read by a strict parser and by spreadsheets that split
 
   it('holds for any text (property test)', () => {
     const text = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', ';', ',', '|', '\t', '\r', '\n', ' ', '"', "'", 'a', '1') })
-    fc.assert(fc.property(fc.array(text, { minLength: 4, maxLength: 4 }), (values) => check(values)), { numRuns: 500 })
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 4, maxLength: 4 }), (values) => check(values)),
+      { numRuns: 500 },
+    )
   })
 })

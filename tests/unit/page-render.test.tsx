@@ -6,7 +6,11 @@ import { SECTION_HEADINGS } from '../support/sections'
 
 // The prerender's output, checked without a browser: every section is there, in the order of docs/requirements.md#sections.
 const html = renderToString(<App />)
-const text = html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/&amp;/g, '&').replace(/&quot;/g, '"')
+const text = html
+  .replace(/<[^>]+>/g, ' ')
+  .replace(/&#x27;/g, "'")
+  .replace(/&amp;/g, '&')
+  .replace(/&quot;/g, '"')
 
 describe('the prerendered page', () => {
   it('has the sections of the requirements in order', () => {

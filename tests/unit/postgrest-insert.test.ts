@@ -48,17 +48,42 @@ describe('prepareInsert', () => {
     ['rows with different keys', [{ email: 'a@b.co' }, { email: 'c@d.co', referrer: 'x' }], 'PGRST102', 'All object keys must match'],
     ['an array of non-objects', [1, 2], 'PGRST102', 'All object keys must match'],
     ['two rows', [{ email: 'a@b.co' }, { email: 'c@d.co' }], 'too_many_rows', 'Too many rows in request body'],
-    ['an unknown column', { email: 'a@b.co', website: 'x' }, 'PGRST204', "Could not find the 'website' column of 'waitlist' in the schema cache"],
+    [
+      'an unknown column',
+      { email: 'a@b.co', website: 'x' },
+      'PGRST204',
+      "Could not find the 'website' column of 'waitlist' in the schema cache",
+    ],
     ['id', { email: 'a@b.co', id: 1 }, '42501', 'permission denied for table waitlist'],
     ['no email', {}, '23502', 'null value in column "email" of relation "waitlist" violates not-null constraint'],
     ['a null email', { email: null }, '23502', 'null value in column "email" of relation "waitlist" violates not-null constraint'],
     ['a NUL character', { email: 'a\u0000@b.co' }, '22P05', 'unsupported Unicode escape sequence'],
     ['a malformed address', { email: 'x' }, '23514', 'new row for relation "waitlist" violates check constraint "waitlist_email_format"'],
     ['a number', { email: 5 }, '23514', 'new row for relation "waitlist" violates check constraint "waitlist_email_format"'],
-    ['a non-ASCII address', { email: 'zoë@example.com' }, '23514', 'new row for relation "waitlist" violates check constraint "waitlist_email_format"'],
-    ['a 255-character address', { email: `${'a'.repeat(59)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com` }, '23514', 'new row for relation "waitlist" violates check constraint "waitlist_email_length"'],
-    ['a 65-character local part', { email: `${'a'.repeat(65)}@b.co` }, '23514', 'new row for relation "waitlist" violates check constraint "waitlist_email_length"'],
-    ['a 201-character source', { email: 'a@b.co', utm_source: 'x'.repeat(201) }, '23514', 'new row for relation "waitlist" violates check constraint "waitlist_attribution_length"'],
+    [
+      'a non-ASCII address',
+      { email: 'zoë@example.com' },
+      '23514',
+      'new row for relation "waitlist" violates check constraint "waitlist_email_format"',
+    ],
+    [
+      'a 255-character address',
+      { email: `${'a'.repeat(59)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com` },
+      '23514',
+      'new row for relation "waitlist" violates check constraint "waitlist_email_length"',
+    ],
+    [
+      'a 65-character local part',
+      { email: `${'a'.repeat(65)}@b.co` },
+      '23514',
+      'new row for relation "waitlist" violates check constraint "waitlist_email_length"',
+    ],
+    [
+      'a 201-character source',
+      { email: 'a@b.co', utm_source: 'x'.repeat(201) },
+      '23514',
+      'new row for relation "waitlist" violates check constraint "waitlist_attribution_length"',
+    ],
   ])('rejects %s', (_name, body, code, message) => {
     expect(failure(request(body))).toMatchObject({ code, message })
   })

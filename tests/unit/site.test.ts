@@ -3,13 +3,27 @@ import { readSite } from '../../web/site'
 
 describe('readSite', () => {
   it('defaults to Kennect on its own origin without a key', () => {
-    expect(readSite({})).toEqual({ siteUrl: 'http://localhost:3000', productName: 'Kennect', supportEmail: 'support@kennect.app', waitlistUrl: '', anonKey: '', formAction: '/join' })
+    expect(readSite({})).toEqual({
+      siteUrl: 'http://localhost:3000',
+      productName: 'Kennect',
+      supportEmail: 'support@kennect.app',
+      waitlistUrl: '',
+      anonKey: '',
+      formAction: '/join',
+    })
   })
 
   it('reads VITE_ variables and drops a trailing slash from the backend URL', () => {
     expect(
       readSite({ VITE_WAITLIST_URL: 'https://abc.supabase.co/', VITE_WAITLIST_ANON_KEY: 'k', VITE_SUPPORT_EMAIL: 'help@x.io' }),
-    ).toEqual({ siteUrl: 'http://localhost:3000', productName: 'Kennect', waitlistUrl: 'https://abc.supabase.co', anonKey: 'k', supportEmail: 'help@x.io', formAction: undefined })
+    ).toEqual({
+      siteUrl: 'http://localhost:3000',
+      productName: 'Kennect',
+      waitlistUrl: 'https://abc.supabase.co',
+      anonKey: 'k',
+      supportEmail: 'help@x.io',
+      formAction: undefined,
+    })
   })
 
   it('reads SITE_URL, the public address, without its trailing slash', () => {

@@ -23,7 +23,8 @@ export function createAdminApi(token: string) {
       if (after !== undefined) query.set('after', String(after))
       return (await call(`/signups?${query}`, signal ? { signal } : {})).json()
     },
-    remove: async (email: string): Promise<boolean> => (await (await call(`/signups?${new URLSearchParams({ email })}`, { method: 'DELETE' })).json()).removed,
+    remove: async (email: string): Promise<boolean> =>
+      (await (await call(`/signups?${new URLSearchParams({ email })}`, { method: 'DELETE' })).json()).removed,
     exportCsv: async (): Promise<{ blob: Blob; filename: string }> => {
       const response = await call('/export.csv')
       const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'waitlist.csv'

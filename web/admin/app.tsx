@@ -115,18 +115,15 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
     const pause = atOnce.current ? 0 : SEARCH_PAUSE_MS
     atOnce.current = false
     const controller = new AbortController()
-    const timer = setTimeout(
-      async () => {
-        try {
-          const page = await api.signups(search, undefined, controller.signal)
-          setRows(page.items)
-          setNext(page.next)
-        } catch (failure) {
-          if (!controller.signal.aborted) fail(failure)
-        }
-      },
-      pause,
-    )
+    const timer = setTimeout(async () => {
+      try {
+        const page = await api.signups(search, undefined, controller.signal)
+        setRows(page.items)
+        setNext(page.next)
+      } catch (failure) {
+        if (!controller.signal.aborted) fail(failure)
+      }
+    }, pause)
     return () => {
       clearTimeout(timer)
       controller.abort()
@@ -204,7 +201,9 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
           </h2>
           {stats && stats.perDay.length === 0 ? <p className="mt-4 text-stone-600">{copy.chartEmpty}</p> : null}
           {stats ? <SignupsChart perDay={stats.perDay} label={copy.chartLabel} /> : null}
-          {stats && stats.perDay.length > 0 ? <PerDayTable perDay={stats.perDay} caption={copy.perDayTable} columns={copy.perDayColumns} /> : null}
+          {stats && stats.perDay.length > 0 ? (
+            <PerDayTable perDay={stats.perDay} caption={copy.perDayTable} columns={copy.perDayColumns} />
+          ) : null}
         </section>
         <section aria-labelledby="sources-heading" className="min-w-0 rounded-2xl bg-white p-6 shadow-sm">
           <h2 id="sources-heading" className="text-sm font-semibold text-stone-600 uppercase">
@@ -238,9 +237,15 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
           <table className="w-full table-fixed text-left text-sm">
             <thead className="text-stone-600">
               <tr>
-                <th scope="col" className="py-2 pr-4">{copy.columns.email}</th>
-                <th scope="col" className="hidden w-44 py-2 pr-4 sm:table-cell">{copy.columns.joined}</th>
-                <th scope="col" className="hidden w-40 py-2 pr-4 sm:table-cell">{copy.columns.source}</th>
+                <th scope="col" className="py-2 pr-4">
+                  {copy.columns.email}
+                </th>
+                <th scope="col" className="hidden w-44 py-2 pr-4 sm:table-cell">
+                  {copy.columns.joined}
+                </th>
+                <th scope="col" className="hidden w-40 py-2 pr-4 sm:table-cell">
+                  {copy.columns.source}
+                </th>
                 <th scope="col" className="w-24 py-2">
                   <span className="sr-only">{copy.columns.actions}</span>
                 </th>

@@ -54,15 +54,32 @@ export function SignupsChart({ perDay, label }: { perDay: Stats['perDay']; label
 }
 
 /** The chart's numbers as a table, newest day first, in a box that scrolls (and takes focus to). */
-export function PerDayTable({ perDay, caption, columns }: { perDay: Stats['perDay']; caption: string; columns: { day: string; count: string } }) {
+export function PerDayTable({
+  perDay,
+  caption,
+  columns,
+}: {
+  perDay: Stats['perDay']
+  caption: string
+  columns: { day: string; count: string }
+}) {
   return (
-    <div tabIndex={0} role="region" aria-label={caption} className="mt-4 max-h-40 overflow-y-auto rounded-lg border border-stone-200 focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-brand-200">
+    <div
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
+      className="mt-4 max-h-40 overflow-y-auto rounded-lg border border-stone-200 focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-brand-200"
+    >
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="sticky top-0 bg-stone-50 text-stone-600">
           <tr>
-            <th scope="col" className="px-3 py-1.5 font-semibold">{columns.day}</th>
-            <th scope="col" className="px-3 py-1.5 text-right font-semibold">{columns.count}</th>
+            <th scope="col" className="px-3 py-1.5 font-semibold">
+              {columns.day}
+            </th>
+            <th scope="col" className="px-3 py-1.5 text-right font-semibold">
+              {columns.count}
+            </th>
           </tr>
         </thead>
         <tbody>

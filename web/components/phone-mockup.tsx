@@ -41,7 +41,10 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
               </p>
               <div className="mt-3 flex flex-wrap gap-1.5">
                 {content.badges.map((badge) => (
-                  <span key={badge} className="whitespace-nowrap rounded-full bg-emerald-50 px-2 py-0.5 text-[11px] font-semibold text-emerald-800">
+                  <span
+                    key={badge}
+                    className="whitespace-nowrap rounded-full bg-emerald-50 px-2 py-0.5 text-[11px] font-semibold text-emerald-800"
+                  >
                     {badge}
                   </span>
                 ))}

@@ -42,9 +42,7 @@ export function Footer({ content, privacyId }: { content: Content['footer']; pri
         </div>
       </div>
       <div className="border-t border-white/10">
-        <p className="mx-auto max-w-6xl px-5 py-6 text-sm text-stone-400 sm:px-8">
-          {content.copyright.replace('{year}', String(year))}
-        </p>
+        <p className="mx-auto max-w-6xl px-5 py-6 text-sm text-stone-400 sm:px-8">{content.copyright.replace('{year}', String(year))}</p>
       </div>
     </footer>
   )

@@ -22,9 +22,7 @@ export function Hero({ content, waitlistId }: { content: Content['hero']; waitli
             <p className="inline-flex rounded-full border border-white/20 bg-white/10 px-3 py-1 text-sm font-medium text-amber-200">
               {content.eyebrow}
             </p>
-            <h1 className="mt-6 text-4xl leading-tight font-extrabold tracking-tight text-balance sm:text-6xl">
-              {content.headline}
-            </h1>
+            <h1 className="mt-6 text-4xl leading-tight font-extrabold tracking-tight text-balance sm:text-6xl">{content.headline}</h1>
             <p className="mt-6 max-w-xl text-lg text-pretty text-stone-300 sm:text-xl">{content.lead}</p>
             <div className="mt-9 flex flex-col items-start gap-4">
               <AppStoreBadge content={content.badge} href={`#${waitlistId}`} />

@@ -12,9 +12,7 @@ export function HowItWorks({ content }: { content: Content['howItWorks'] }) {
           {content.steps.map((step, i) => (
             <li key={step.title} className="relative rounded-2xl border border-white/10 bg-white/5 p-7">
               <div className="flex items-center gap-4">
-                <span className="grid size-12 place-items-center rounded-full bg-brand-600 text-xl font-bold text-white">
-                  {i + 1}
-                </span>
+                <span className="grid size-12 place-items-center rounded-full bg-brand-600 text-xl font-bold text-white">{i + 1}</span>
                 <Icon name={step.icon} className="size-7 text-amber-300" />
               </div>
               <h3 className="mt-5 text-xl font-semibold">

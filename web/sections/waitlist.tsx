@@ -10,7 +10,6 @@ import { toast, WAITLIST_TOAST_MS } from '../lib/toast-store'
 import { joinWaitlist } from '../lib/waitlist-client'
 import { site } from '../site'
 
-
 export function Waitlist({ content, privacyId }: { content: Content['waitlist']; privacyId: string }) {
   const [pending, setPending] = useState(false)
   // A ref, not the state: two submits in one frame both see the state before it re-renders.
@@ -86,7 +85,9 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
         </form>
         {site.formAction ? null : (
           <noscript>
-            <p className="mx-auto mt-4 max-w-xl rounded-xl bg-white dark:bg-stone-900 px-4 py-3 font-semibold text-stone-900 dark:text-stone-50">{content.needsScript}</p>
+            <p className="mx-auto mt-4 max-w-xl rounded-xl bg-white dark:bg-stone-900 px-4 py-3 font-semibold text-stone-900 dark:text-stone-50">
+              {content.needsScript}
+            </p>
           </noscript>
         )}
         <p className="mx-auto mt-6 max-w-xl text-sm text-pretty text-orange-50">

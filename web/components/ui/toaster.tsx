@@ -1,13 +1,6 @@
 import { type ReactNode, useSyncExternalStore } from 'react'
 import type { Content } from '../../content'
-import {
-  DEFAULT_TOAST_MS,
-  dismissToast,
-  getServerSnapshot,
-  getSnapshot,
-  subscribe,
-  type ToastLink,
-} from '../../lib/toast-store'
+import { DEFAULT_TOAST_MS, dismissToast, getServerSnapshot, getSnapshot, subscribe, type ToastLink } from '../../lib/toast-store'
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast'
 
 /** docs/requirements.md#toasts: swipe right past 50 px dismisses; F8 focuses the notification area. */
