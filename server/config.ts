@@ -58,6 +58,9 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema>
 
+/** Every variable the server reads (the README's table and .env.example list the same). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape)
+
 /**
  * Variables whose value is a secret (a password inside a URL, a token, a key): a bad one is named
  * with its problem, never printed, since start-up output ends up in logs and support tickets.

@@ -13,7 +13,7 @@ export const THEME_COLOR = '#0c0a09'
 const BACKGROUND_COLOR = '#fafaf9'
 const BRAND_COLOR = '#c2410c'
 
-/** A PNG the build renders from an SVG: `size` wide, `height` (default `size`) high. */
+/** A PNG the build renders from an SVG, `width` by `height` pixels, to `path` in the built page. */
 export interface ShareImage {
   path: string
   svg: string

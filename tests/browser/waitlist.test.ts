@@ -46,7 +46,7 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
     await page.context().close()
   })
 
-  it('visitor whose address the suite.server refuses sees the error toast and keeps what was typed', async () => {
+  it('visitor whose address the server refuses sees the error toast and keeps what was typed', async () => {
     const before = await suite.server.app.store.count()
     const { page } = await open()
     await submitEmail(page, tooLongForServer)
@@ -56,10 +56,10 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
     await page.context().close()
   })
 
-  it('visitor whose connection to the suite.server is gone sees the error toast and can retry', async () => {
+  it('visitor whose connection to the server is gone sees the error toast and can retry', async () => {
     const doomed = await startServer()
     const { page } = await open(doomed)
-    // The suite.server goes away for good: stop it and cut the connections the browser keeps alive.
+    // The server goes away for good: stop it and cut the connections the browser keeps alive.
     const stopped = doomed.close()
     doomed.app.server.closeAllConnections()
     await stopped
@@ -72,7 +72,7 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
   it('visitor waiting 10 seconds without an answer sees the error toast', async () => {
     const { page } = await open(suite.server, async (p) => {
       await p.clock.install()
-      // The suite.server takes the request and never answers.
+      // The server takes the request and never answers.
       await p.route('**/rest/v1/waitlist', () => undefined)
     })
     // Time stands still until the test moves it: a busy machine cannot make 9.9 s into 10.
@@ -92,7 +92,7 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
     const held = new Promise<void>((resolve) => (release = resolve))
     const posts: string[] = []
     const { page } = await open(suite.server, async (p) => {
-      // Hold the request until the test has seen the pending state, then let the real suite.server answer.
+      // Hold the request until the test has seen the pending state, then let the real server answer.
       await p.route('**/rest/v1/waitlist', async (route: Route) => {
         posts.push(route.request().postData() ?? '')
         await held

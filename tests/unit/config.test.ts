@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../server/config'
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../server/config'
 
 describe('loadConfig', () => {
   it('uses the documented defaults for an empty environment', () => {
@@ -83,5 +84,16 @@ describe('loadConfig', () => {
       'https://kennect.app',
       'https://www.kennect.app',
     ])
+  })
+})
+
+describe('the variables', () => {
+  it('have one spelling in config.ts, .env.example and the README table', () => {
+    const example = readFileSync('.env.example', 'utf8')
+    const readme = readFileSync('README.md', 'utf8')
+    const inExample = CONFIG_VARIABLES.filter((name) => new RegExp(`^#? ?${name}=`, 'm').test(example))
+    const inReadme = CONFIG_VARIABLES.filter((name) => new RegExp(`^\\| [^|]*\`${name}\``, 'm').test(readme))
+    expect(inExample).toEqual(CONFIG_VARIABLES)
+    expect(inReadme).toEqual(CONFIG_VARIABLES)
   })
 })
