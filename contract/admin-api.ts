@@ -1,5 +1,10 @@
 // What the admin API (/admin/api) answers, as the server sends it and the admin page reads it.
-// Types only; this folder imports nothing.
+// Types only; this folder imports nothing outside itself.
+import type { Role } from './visitor.js'
+
+/** Where a mail stands in the outbox. */
+export const MAIL_STATES = ['queued', 'sending', 'sent', 'failed', 'bounced'] as const
+export type MailState = (typeof MAIL_STATES)[number]
 
 /** A stored sign-up. */
 export interface SignUp {
@@ -11,6 +16,16 @@ export interface SignUp {
   utm_medium: string | null
   utm_campaign: string | null
   referrer: string | null
+  /** ISO 8601, UTC; null until the visitor confirms on their page. */
+  confirmed_at: string | null
+  /** ISO 8601, UTC; set when the visitor stops e-mails. */
+  unsubscribed_at: string | null
+  role: Role | null
+  breeds: string[]
+  /** ISO 3166-1 alpha-2. */
+  country: string | null
+  /** The state of the address's latest mail, if it has one. */
+  mail_state: MailState | null
 }
 
 /** GET /admin/api/stats */
@@ -26,4 +41,29 @@ export interface Stats {
 export interface SignupsPage {
   items: SignUp[]
   next: number | null
+}
+
+/** GET /admin/api/mail: the outbox by state, and (without SMTP_URL) the local mailbox. */
+export interface MailOverview {
+  outbox: Record<MailState, number>
+  /** How mail leaves: through an SMTP server, or as files in MAIL_DIR. */
+  transport: 'smtp' | 'files'
+  /** The newest local mails first (files transport only). */
+  local: LocalMail[]
+}
+
+export interface LocalMail {
+  /** The file's name in MAIL_DIR; GET /admin/api/mail/local/<name> answers its preview. */
+  name: string
+  to: string
+  subject: string
+  /** ISO 8601, UTC. */
+  date: string
+}
+
+/** GET /admin/api/mail/local/<name> */
+export interface LocalMailPreview extends LocalMail {
+  text: string
+  html: string
+  headers: Record<string, string>
 }

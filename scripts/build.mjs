@@ -34,6 +34,22 @@ await build({
   logLevel: 'warn',
   build: { ssr: `${root}web/entry-prerender.tsx`, outDir: prerenderDir, emptyOutDir: true, copyPublicDir: false },
 })
+// The visitor's pages (/me/<token>): a render module the server loads at start, with React and
+// everything else bundled in, so a production install without dev dependencies can run it.
+if (!pageOnly)
+  await build({
+    configFile: `${root}vite.config.ts`,
+    logLevel: 'warn',
+    ssr: { noExternal: true },
+    build: {
+      ssr: `${root}web/entry-visitor.tsx`,
+      outDir: `${dist}/visitor`,
+      emptyOutDir: true,
+      minify: true,
+      copyPublicDir: false,
+      rollupOptions: { output: { entryFileNames: 'render.js' } },
+    },
+  })
 await prerender()
 await rm(prerenderDir, { recursive: true, force: true })
 await precompress(clientDir)
@@ -62,9 +78,12 @@ async function prerender() {
   // with the first paint (for the HTML's bandwidth or for a simulated slow phone's priority).
   html = html.replace(/<script type="module" crossorigin src=/g, '<script type="module" fetchpriority="low" crossorigin src=')
   // The page for unknown addresses: the same template and CSS, its own body, no script at all.
-  const notFound = fillOutlets(html.replace(/<script type="module"[^>]*><\/script>\s*/g, ''), { lang: page.lang, ...page.notFound })
+  const withoutScript = html.replace(/<script type="module"[^>]*><\/script>\s*/g, '')
+  const notFound = fillOutlets(withoutScript, { lang: page.lang, ...page.notFound })
   await writeFile(`${clientDir}/index.html`, fillOutlets(html, page))
   await writeFile(`${clientDir}/404.html`, notFound)
+  // The visitor's pages: the same template and CSS, no script; the server fills head and body.
+  if (!pageOnly) await writeFile(`${dist}/visitor/shell.html`, withoutScript.replace('<!--app-lang-->', page.lang))
   for (const [path, text] of Object.entries(page.files)) await writeFile(`${clientDir}${path}`, text)
   await renderImages(page.images)
 }

@@ -11,8 +11,13 @@ import { createLogger, RequestLog } from './http/logging.js'
 import { notFoundHandler } from './http/not-found.js'
 import security from './http/security.js'
 import { staticFiles } from './http/static-files.js'
+import { createComposer } from './mail/compose.js'
+import { createMailWorker, type MailWorker, type RetryPolicy } from './mail/outbox-worker.js'
+import { createTransport, type Transport } from './mail/transport.js'
 import { adminRoutes } from './operators/admin-routes.js'
-import { clientDir } from './paths.js'
+import { clientDir, visitorDir } from './paths.js'
+import { loadVisitorPages } from './visitor/pages.js'
+import { visitorRoutes } from './visitor/routes.js'
 import { createStore, type WaitlistStore } from './store/index.js'
 import type { RowRules } from './waitlist/check-row.js'
 import { disposableDomainCheck } from './waitlist/disposable.js'
@@ -31,6 +36,12 @@ declare module 'fastify' {
     formTokens: FormTokens
     /** What checkRow needs beside the row (BLOCK_DISPOSABLE_EMAIL). */
     rowRules: RowRules
+    /** The outbox's worker: `nudge()` after queuing mail, so it goes out now, not at the next look. */
+    mailer: Pick<MailWorker, 'nudge'>
+    /** How mail leaves (SMTP, or files in MAIL_DIR). */
+    transport: Transport
+    /** The public address links start with: SITE_URL, or where the server listens. */
+    siteUrl: () => string
   }
 }
 
@@ -50,6 +61,8 @@ export interface AppOptions {
   logger?: boolean
   /** Where the built page lives; default dist/client. */
   pageRoot?: string
+  /** The outbox's retry schedule (tests of outages shorten nothing: they use the default). */
+  mailRetry?: RetryPolicy
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -74,10 +87,38 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (logger) app.addHook('onClose', () => logger.flush())
   app.setErrorHandler(handleError)
 
-  // Services. Whoever opens a resource closes it.
+  // Services. Whoever opens a resource closes it: the worker stops before the store closes.
   const store = await createStore(config, app.log)
-  app.addHook('onClose', () => store.close())
+  const transport = createTransport(config.SMTP_URL, config.MAIL_DIR)
+  const visitorPages = await loadVisitorPages(visitorDir)
+  let listeningAt = `http://localhost:${config.PORT}`
+  const siteUrl = () => config.SITE_URL ?? listeningAt
+  const mailer = createMailWorker({
+    store,
+    transport,
+    compose: createComposer({ mailFrom: config.MAIL_FROM, product: visitorPages?.site.productName ?? 'Kennect', siteUrl }),
+    log: app.log,
+    ratePerSecond: config.MAIL_RATE_PER_SECOND,
+    ...(options.mailRetry ? { retry: options.mailRetry } : {}),
+  })
+  app.addHook('onListen', async () => {
+    const address = app.server.address()
+    if (address && typeof address === 'object') {
+      // Listening on every address: this machine's name for itself is the one to link to.
+      const host = ['0.0.0.0', '::'].includes(address.address) ? 'localhost' : address.address
+      listeningAt = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
+    }
+    mailer.start()
+  })
+  app.addHook('onClose', async () => {
+    await mailer.stop()
+    transport.close()
+    await store.close()
+  })
   app.decorate('store', store)
+  app.decorate('mailer', mailer)
+  app.decorate('transport', transport)
+  app.decorate('siteUrl', siteUrl)
   app.decorate('insertLimiter', createInsertLimiter(config, store.counters))
   app.decorate('formTokens', formTokens(config.FORM_SECRET, config.FORM_MIN_SECONDS * 1000))
   app.decorate('rowRules', { blockedDomain: config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined })
@@ -87,7 +128,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(postgrestRoutes, { prefix: REST_PREFIX, anonKey: config.WAITLIST_ANON_KEY })
   await app.register(joinRoute)
   await app.register(healthRoutes)
-  if (config.ADMIN_TOKEN) await app.register(adminRoutes, { token: config.ADMIN_TOKEN, pageRoot })
+  if (visitorPages) await app.register(visitorRoutes, { pages: visitorPages })
+  else app.log.warn({ visitorDir }, "no built visitor's page found: run `npm run build`; /me links answer 404")
+  if (config.ADMIN_TOKEN) await app.register(adminRoutes, { token: config.ADMIN_TOKEN, pageRoot, mailDir: config.MAIL_DIR })
   if (existsSync(pageRoot)) {
     // A page built for our server has a form token slot; one built for Supabase has none.
     const template = readLandingTemplate(pageRoot)

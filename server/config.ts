@@ -53,6 +53,31 @@ const schema = z.object({
     .enum(['0', '1'])
     .default('0')
     .transform((flag) => flag === '1'),
+  /**
+   * The public address, for links in mails (the same variable the build reads). Unset: the
+   * address the server listens on, right for one machine.
+   */
+  SITE_URL: optionalText
+    .refine((url) => url === undefined || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(url), {
+      message: "expected the page's http(s) address, such as https://kennect.app",
+    })
+    .transform((url) => url?.replace(/\/+$/, '')),
+  /** Set: mail leaves through this SMTP server (smtp://user:pass@host:587, smtps://…). Unset: files in MAIL_DIR. */
+  SMTP_URL: optionalText.refine((url) => url === undefined || /^smtps?:\/\/[^/\s]+/.test(url), {
+    message: 'expected smtp://user:password@host:587 or smtps://user:password@host:465',
+  }),
+  /** The sender of every mail. */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .default('Kennect <hello@kennect.app>')
+    .refine((from) => /^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from), {
+      message: 'expected an address, optionally with a name: Kennect <hello@kennect.app>',
+    }),
+  /** Without SMTP_URL, each mail is written here as an .eml file (the admin page lists them). */
+  MAIL_DIR: z.string().trim().min(1).default('data/mail'),
+  /** The outbox's pace, for the whole deployment; 0 sends as fast as the server takes them. */
+  MAIL_RATE_PER_SECOND: z.coerce.number().min(0).max(10_000).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
@@ -65,7 +90,7 @@ export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape)
  * Variables whose value is a secret (a password inside a URL, a token, a key): a bad one is named
  * with its problem, never printed, since start-up output ends up in logs and support tickets.
  */
-const SECRETS: ReadonlySet<string> = new Set(['DATABASE_URL', 'WAITLIST_ANON_KEY', 'ADMIN_TOKEN', 'FORM_SECRET'])
+const SECRETS: ReadonlySet<string> = new Set(['DATABASE_URL', 'WAITLIST_ANON_KEY', 'ADMIN_TOKEN', 'FORM_SECRET', 'SMTP_URL'])
 export type Env = Record<string, string | undefined>
 
 export class ConfigError extends Error {

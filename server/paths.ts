@@ -15,4 +15,6 @@ function findProjectRoot(): string {
 
 export const projectRoot = findProjectRoot()
 export const clientDir = join(projectRoot, 'dist', 'client')
+/** The visitor's pages: the build's render module and its shell. */
+export const visitorDir = join(projectRoot, 'dist', 'visitor')
 export const migrationsDir = (dialect: 'sqlite' | 'postgres') => join(projectRoot, 'db', dialect)

@@ -1,7 +1,20 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 /** Constant-time comparison of two secrets of any length (hashing first equalises the lengths). */
 export function sameSecret(a: string, b: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest()
   return timingSafeEqual(digest(a), digest(b))
 }
+
+/** A token for a visitor's page link: 256 random bits, URL-safe (43 characters). */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+/** What is stored of a token: its SHA-256 in hex. A stolen table opens no page. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+/** A token's shape: anything else is answered as unknown without a lookup. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/

@@ -4,13 +4,13 @@
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import pino from 'pino'
 import type { Config } from '../config.js'
-import { redactPersonal } from './redact.js'
+import { redactPath, redactPersonal } from './redact.js'
 
 /** What a request's log line says of it: method, path, and the names of its query parameters. */
 export function serializeRequest(request: FastifyRequest) {
   const [path = '', query] = request.url.split('?', 2)
   const params = query ? [...new URLSearchParams(query).keys()].map(redactPersonal) : []
-  return { method: request.method, path: redactPersonal(path), ...(params.length > 0 ? { params } : {}) }
+  return { method: request.method, path: redactPath(path), ...(params.length > 0 ? { params } : {}) }
 }
 
 export interface Logger {

@@ -7,7 +7,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { ADMIN_API_PREFIX, ADMIN_PAGE_PATH } from '../../contract/paths.js'
-import type { SignupsPage } from '../../contract/admin-api.js'
+import type { MailOverview, SignupsPage } from '../../contract/admin-api.js'
+import type { Config } from '../config.js'
+import { listLocalMails, readLocalMail } from '../mail/local-mailbox.js'
 import { HttpError } from '../http/errors.js'
 import { sameSecret } from '../secrets.js'
 import { clientKey } from '../waitlist/client-key.js'
@@ -30,7 +32,10 @@ function lockedOut(resetMs: number) {
  * The page (built into `pageRoot`, rendered in the browser) and the API; the page exists only
  * where the API does, and neither is for search engines.
  */
-export async function adminRoutes(app: FastifyInstance, { token, pageRoot }: { token: string; pageRoot: string }) {
+export async function adminRoutes(
+  app: FastifyInstance,
+  { token, pageRoot, mailDir }: { token: string; pageRoot: string; mailDir: Config['MAIL_DIR'] },
+) {
   const pagePath = join(pageRoot, 'admin.html')
   if (existsSync(pagePath)) {
     const html = readFileSync(pagePath, 'utf8')
@@ -38,10 +43,13 @@ export async function adminRoutes(app: FastifyInstance, { token, pageRoot }: { t
       reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'no-store').send(html),
     )
   }
-  await app.register(adminApi, { prefix: ADMIN_API_PREFIX, token })
+  await app.register(adminApi, { prefix: ADMIN_API_PREFIX, token, mailDir })
 }
 
-async function adminApi(app: FastifyInstance, { token }: { token: string }) {
+/** How many local mails the admin page lists. */
+const LOCAL_MAILS_LISTED = 50
+
+async function adminApi(app: FastifyInstance, { token, mailDir }: { token: string; mailDir: string }) {
   const { counters } = app.store
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     reply.headers({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' })
@@ -59,6 +67,21 @@ async function adminApi(app: FastifyInstance, { token }: { token: string }) {
   })
 
   app.get('/stats', async () => app.store.stats())
+
+  app.get('/mail', async (): Promise<MailOverview> => {
+    const files = app.transport.kind === 'files'
+    return {
+      outbox: await app.store.outbox.counts(),
+      transport: app.transport.kind,
+      local: files ? await listLocalMails(mailDir, LOCAL_MAILS_LISTED) : [],
+    }
+  })
+
+  app.get<{ Params: { name: string } }>('/mail/local/:name', async (request) => {
+    const mail = app.transport.kind === 'files' ? await readLocalMail(mailDir, request.params.name) : undefined
+    if (!mail) throw new HttpError(404, 'not_found', 'No such local mail')
+    return mail
+  })
 
   app.get(
     '/signups',

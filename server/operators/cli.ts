@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { parseArgs } from 'node:util'
+import { MAIL_STATES } from '../../contract/admin-api.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { createStore, type WaitlistStore } from '../store/index.js'
 import { type ExportFormat, exportChunks, signUps } from './export.js'
@@ -16,6 +17,7 @@ Commands:
                                         every sign-up, streamed (to FILE, or standard output)
   remove EMAIL                          delete one address for good (any letter case)
   stats                                 total, sign-ups per day and top sources
+  mail status                           the outbox: mails queued, being sent, sent, failed, bounced
 
 DATE is an ISO 8601 date or moment, e.g. 2026-11-01 or 2026-11-01T12:00:00Z (UTC).
 The store comes from the environment, as for the server: DATABASE_URL, else SQLITE_PATH
@@ -94,6 +96,13 @@ export async function main(argv: string[]): Promise<number> {
       case 'stats':
         await printStats(store)
         return 0
+      case 'mail': {
+        const [what] = rest
+        if (what !== 'status') throw new UsageError(`mail: expected "mail status", got "mail ${what ?? ''}"`)
+        const counts = await store.outbox.counts()
+        process.stdout.write(`${MAIL_STATES.map((state) => `${state.padEnd(8)} ${String(counts[state]).padStart(8)}`).join('\n')}\n`)
+        return 0
+      }
       case 'remove': {
         const [email] = rest
         if (!email) throw new UsageError('remove: which address? e.g. npm run waitlist -- remove ada@example.com')

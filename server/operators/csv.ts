@@ -1,7 +1,24 @@
 // Sign-ups as CSV that is safe to open in a spreadsheet.
 import type { SignUp } from '../../contract/admin-api.js'
 
-export const CSV_COLUMNS = ['id', 'email', 'created_at', 'utm_source', 'utm_medium', 'utm_campaign', 'referrer'] as const
+export const CSV_COLUMNS = [
+  'id',
+  'email',
+  'created_at',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'referrer',
+  'confirmed_at',
+  'unsubscribed_at',
+  'role',
+  'breeds',
+  'country',
+  'mail_state',
+] as const
+
+/** Several breeds in one cell, as a spreadsheet user would type them. */
+const BREED_SEPARATOR = '; '
 
 /**
  * A formula character (=, +, -, @) at the start of the value or after any character a
@@ -25,5 +42,9 @@ export function csvCell(value: string | number | null): string {
 export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`
 
 export function csvLine(row: SignUp): string {
-  return `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`
+  return `${CSV_COLUMNS.map((column) => {
+    const value = row[column]
+    if (!Array.isArray(value)) return csvCell(value)
+    return csvCell(value.length > 0 ? value.join(BREED_SEPARATOR) : null)
+  }).join(',')}\r\n`
 }

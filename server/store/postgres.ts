@@ -1,22 +1,61 @@
 import pg from 'pg'
+import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
+import { hashToken, newToken } from '../secrets.js'
 import { StartupError } from '../startup-error.js'
 import type { WindowCount, WindowCounters, WindowHit } from './counters.js'
 import { createGroupCommit, type Outcome } from './group-commit.js'
 import { migrate } from './migrate.js'
 import {
+  type AddResult,
+  type ClaimedMail,
+  CONFIRMATION_INTERVAL_MS,
   type ListOptions,
+  type OutboxStore,
   type SignUp,
   StoreUnavailableError,
   type StoreLogger,
   TOP_SOURCES,
+  type Visitor,
+  type VisitorData,
+  type VisitorStore,
   type WaitlistRow,
   type WaitlistStore,
 } from './types.js'
 
 // `id` is read as text (bigint may exceed a JS number's exact range in theory) and converted
 // below; queries must order by `waitlist.id`, since a bare `id` would mean this text alias.
-const COLUMNS = `id::text AS id, email, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
-  utm_source, utm_medium, utm_campaign, referrer`
+/** A moment as ISO 8601 text in UTC, as the SQLite store keeps them. */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+const COLUMNS = `waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at,
+  utm_source, utm_medium, utm_campaign, referrer, ${iso('confirmed_at')} AS confirmed_at,
+  ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country`
+/** The state of the sign-up's latest mail. */
+const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.id ORDER BY outbox.id DESC LIMIT 1) AS mail_state'
+
+/**
+ * The sign-ups of one batch in one statement, each with its confirmation mail when one is due: a
+ * new address, or a known one still unconfirmed, not unsubscribed, with none queued for a day
+ * (the form is no way to flood an inbox). One commit for all of it.
+ */
+const ADD_SIGNUPS = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+      AS i(email, utm_source, utm_medium, utm_campaign, referrer, n)
+  ), inserted AS (
+    INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, confirmation_queued_at)
+    SELECT email, utm_source, utm_medium, utm_campaign, referrer, now() FROM input ORDER BY n
+    ON CONFLICT DO NOTHING
+    RETURNING id, lower(email) AS key
+  ), requeued AS (
+    UPDATE waitlist SET confirmation_queued_at = now()
+    WHERE lower(email) IN (SELECT lower(email) FROM input)
+      AND confirmed_at IS NULL AND unsubscribed_at IS NULL
+      AND (confirmation_queued_at IS NULL OR confirmation_queued_at <= now() - $6 * interval '1 millisecond')
+    RETURNING id, lower(email) AS key
+  ), mails AS (
+    INSERT INTO outbox (signup_id, kind) SELECT id, 'confirm' FROM inserted UNION ALL SELECT id, 'confirm' FROM requeued
+  )
+  SELECT key, true AS inserted FROM inserted UNION ALL SELECT key, false FROM requeued`
 const MIGRATION_LOCK = 'kennect:migrations'
 /** How often closed windows are deleted from rate_counters (by every instance; it is idempotent). */
 const COUNTER_SWEEP_MS = 60_000
@@ -86,22 +125,25 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
   // Group commit: the sign-ups of one event-loop turn go to PostgreSQL as one multi-row insert,
   // one commit for all, and each is answered after it. Batches of later turns run beside it on
   // other pooled connections.
-  async function insertRows(rows: readonly WaitlistRow[]): Promise<Set<string>> {
-    const column = (name: keyof WaitlistRow) => rows.map((row) => row[name])
-    const result = await pool.query<{ key: string }>(
-      `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-       ON CONFLICT DO NOTHING
-       RETURNING lower(email) AS key`,
-      [column('email'), column('utm_source'), column('utm_medium'), column('utm_campaign'), column('referrer')],
-    )
-    return new Set(result.rows.map((r) => r.key))
-  }
-  async function insertBatch(rows: readonly WaitlistRow[]): Promise<Outcome<{ inserted: boolean }>[]> {
+  async function insertBatch(rows: readonly WaitlistRow[]): Promise<Outcome<AddResult>[]> {
     try {
-      const inserted = await insertRows(rows)
-      // The first of several equal addresses in one batch is the one stored.
-      return rows.map((row) => ({ ok: true, value: { inserted: inserted.delete(row.email.toLowerCase()) } }))
+      const column = (name: keyof WaitlistRow) => rows.map((row) => row[name])
+      const result = await pool.query<{ key: string; inserted: boolean }>(ADD_SIGNUPS, [
+        column('email'),
+        column('utm_source'),
+        column('utm_medium'),
+        column('utm_campaign'),
+        column('referrer'),
+        CONFIRMATION_INTERVAL_MS,
+      ])
+      const done = new Map(result.rows.map((r) => [r.key, r.inserted]))
+      // The first of several equal addresses in one batch is the one stored (and mailed).
+      return rows.map((row) => {
+        const key = row.email.toLowerCase()
+        const inserted = done.get(key)
+        done.delete(key)
+        return { ok: true, value: { inserted: inserted === true, mailQueued: inserted !== undefined } }
+      })
     } catch (error) {
       const failure = toStoreError(error)
       // A row the table refuses (the route's checks make it unlikely) must not fail the others:
@@ -156,7 +198,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     list: ({ afterId = 0, limit, search, since }: ListOptions) =>
       run(async () => {
         const result = await pool.query<SignUp & { id: string }>(
-          `SELECT ${COLUMNS} FROM waitlist
+          `SELECT ${COLUMNS}, ${MAIL_STATE} FROM waitlist
            WHERE waitlist.id > $1
              AND ($3::text IS NULL OR strpos(lower(email), lower($3)) > 0)
              AND ($4::timestamptz IS NULL OR waitlist.created_at >= $4)
@@ -185,6 +227,8 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     remove: (email: string) =>
       run(async () => ((await pool.query('DELETE FROM waitlist WHERE lower(email) = lower($1)', [email])).rowCount ?? 0) > 0),
     ping: () => run(async () => void (await pool.query('SELECT 1'))),
+    visitors: createVisitors(pool, run),
+    outbox: createOutbox(pool, run),
     counters: {
       hit: (windows) => Promise.all(windows.map((window) => counterHits.submit(window))),
       peek: (key) =>
@@ -261,6 +305,7 @@ function describe(error: unknown): string {
  */
 async function prepare(pool: pg.Pool): Promise<void> {
   const client = await pool.connect()
+  client.on('error', () => undefined) // the query under way reports it; see inTransaction
   try {
     await client.query('BEGIN')
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK])
@@ -285,5 +330,196 @@ async function prepare(pool: pg.Pool): Promise<void> {
     throw error
   } finally {
     client.release()
+  }
+}
+
+type Run = <T>(work: () => Promise<T>) => Promise<T>
+
+/** Runs `work` in one transaction on one pooled connection. */
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  // A server that goes away while the connection is checked out emits here, not only through the
+  // query under way; without a listener that would crash the process. The query fails anyway.
+  let lost: unknown
+  const onError = (error: unknown) => (lost = error)
+  client.on('error', onError)
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
+    return result
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined) // the connection may be gone; the first error is the one to report
+    throw error
+  } finally {
+    client.off('error', onError)
+    // A lost connection goes back destroyed, never to be handed out again.
+    client.release(lost instanceof Error ? lost : undefined)
+  }
+}
+
+function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
+  return {
+    byToken: (tokenHash) =>
+      run(async () => {
+        const result = await pool.query<
+          Omit<Visitor, 'profile' | 'id'> & {
+            id: string
+            role: Visitor['profile']['role']
+            breeds: string[]
+            country: Visitor['profile']['country']
+          }
+        >(
+          `SELECT waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at, ${iso('confirmed_at')} AS confirmed_at,
+             ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country
+           FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id WHERE token_hash = $1`,
+          [tokenHash],
+        )
+        const row = result.rows[0]
+        if (!row) return undefined
+        const { role, breeds, country, id, ...rest } = row
+        return { ...rest, id: Number(id), profile: { role, breeds, country } }
+      }),
+    confirm: (id) =>
+      run(async () => void (await pool.query('UPDATE waitlist SET confirmed_at = coalesce(confirmed_at, now()) WHERE id = $1', [id]))),
+    saveProfile: (id, profile) =>
+      run(
+        async () =>
+          void (await pool.query('UPDATE waitlist SET role = $2, breeds = $3, country = $4 WHERE id = $1', [
+            id,
+            profile.role,
+            profile.breeds,
+            profile.country,
+          ])),
+      ),
+    setSubscribed: (id, subscribed) =>
+      run(() =>
+        inTransaction(pool, async (client) => {
+          if (subscribed) {
+            await client.query('UPDATE waitlist SET unsubscribed_at = NULL WHERE id = $1', [id])
+            return
+          }
+          await client.query('UPDATE waitlist SET unsubscribed_at = coalesce(unsubscribed_at, now()) WHERE id = $1', [id])
+          // Mails not yet under way are not sent to an address that stopped e-mails.
+          await client.query(
+            `UPDATE outbox SET state = 'failed', token = NULL, last_error = 'unsubscribed' WHERE signup_id = $1 AND state = 'queued'`,
+            [id],
+          )
+        }),
+      ),
+    remove: (id) => run(async () => void (await pool.query('DELETE FROM waitlist WHERE id = $1', [id]))),
+    data: (id) =>
+      run(async () => {
+        const signup = await pool.query<VisitorData['signup'] & { id: string }>(
+          `SELECT ${COLUMNS}, ${iso('confirmation_queued_at')} AS confirmation_queued_at FROM waitlist WHERE id = $1`,
+          [id],
+        )
+        const row = signup.rows[0]
+        if (!row) throw new Error(`no sign-up ${id}`)
+        const mails = await pool.query<VisitorData['mails'][number]>(
+          `SELECT kind, state, attempts, ${iso('created_at')} AS created_at, ${iso('sent_at')} AS sent_at FROM outbox WHERE signup_id = $1 ORDER BY id`,
+          [id],
+        )
+        const links = await pool.query<{ n: string }>('SELECT count(*) AS n FROM page_tokens WHERE signup_id = $1', [id])
+        return { signup: { ...row, id: Number(row.id) }, mails: mails.rows, page_links: Number(links.rows[0]?.n ?? 0) }
+      }),
+  }
+}
+
+function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
+  type Due = {
+    id: string
+    kind: 'confirm' | 'campaign'
+    campaign_id: string | null
+    message_key: string
+    attempts: number
+    created_at: string
+    token: string | null
+    email: string
+    signup_id: string
+  }
+  return {
+    claim: (limit, leaseMs) =>
+      run(() =>
+        inTransaction(pool, async (client) => {
+          // SKIP LOCKED: rows another instance is claiming now are left to it; a row is never sent
+          // by two instances at once, and a lapsed lease (a crashed instance) frees it again.
+          const due = await client.query<Due>(
+            `SELECT outbox.id::text AS id, kind, campaign_id::text AS campaign_id, message_key::text AS message_key, attempts,
+               ${iso('outbox.created_at')} AS created_at, token, email, signup_id::text AS signup_id
+             FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id
+             WHERE (state = 'queued' AND next_attempt_at <= now()) OR (state = 'sending' AND lease_until <= now())
+             ORDER BY kind <> 'confirm', next_attempt_at, outbox.id
+             LIMIT $1
+             FOR UPDATE OF outbox SKIP LOCKED`,
+            [limit],
+          )
+          if (due.rows.length === 0) return []
+          // The mail's token is made when it is first claimed and kept until it is sent, so a resend is the same message.
+          const tokens = due.rows.map((mail) => mail.token ?? newToken())
+          const fresh = due.rows.flatMap((mail, i) =>
+            mail.token === null ? [{ signupId: mail.signup_id, hash: hashToken(tokens[i] ?? '') }] : [],
+          )
+          if (fresh.length > 0) {
+            await client.query('INSERT INTO page_tokens (token_hash, signup_id) SELECT * FROM unnest($1::text[], $2::bigint[])', [
+              fresh.map((f) => f.hash),
+              fresh.map((f) => f.signupId),
+            ])
+          }
+          await client.query(
+            `UPDATE outbox SET state = 'sending', lease_until = now() + $3 * interval '1 millisecond', attempts = attempts + 1, token = t.token
+             FROM unnest($1::bigint[], $2::text[]) AS t(id, token) WHERE outbox.id = t.id`,
+            [due.rows.map((mail) => mail.id), tokens, leaseMs],
+          )
+          return due.rows.map((mail, i): ClaimedMail => ({
+            id: Number(mail.id),
+            kind: mail.kind,
+            campaignId: mail.campaign_id === null ? null : Number(mail.campaign_id),
+            messageKey: mail.message_key,
+            attempt: mail.attempts + 1,
+            createdAt: mail.created_at,
+            token: tokens[i] ?? '',
+            to: mail.email,
+          }))
+        }),
+      ),
+    markSent: (id) =>
+      run(
+        async () =>
+          void (await pool.query(
+            `UPDATE outbox SET state = 'sent', sent_at = now(), token = NULL, lease_until = NULL, last_error = NULL WHERE id = $1`,
+            [id],
+          )),
+      ),
+    retryAt: (id, at, error) =>
+      run(
+        async () =>
+          void (await pool.query(
+            `UPDATE outbox SET state = 'queued', next_attempt_at = $2, lease_until = NULL, last_error = $3 WHERE id = $1`,
+            [id, at, error],
+          )),
+      ),
+    giveUp: (id, state, error) =>
+      run(
+        async () =>
+          void (await pool.query('UPDATE outbox SET state = $2, token = NULL, lease_until = NULL, last_error = $3 WHERE id = $1', [
+            id,
+            state,
+            error,
+          ])),
+      ),
+    counts: () =>
+      run(async () => {
+        const result = await pool.query<{ state: MailState; n: string }>('SELECT state, count(*) AS n FROM outbox GROUP BY state')
+        const found = new Map(result.rows.map((r) => [r.state, Number(r.n)]))
+        return Object.fromEntries(MAIL_STATES.map((state) => [state, found.get(state) ?? 0])) as Record<MailState, number>
+      }),
+    nextDue: () =>
+      run(async () => {
+        const result = await pool.query<{ at: string | null }>(
+          `SELECT ${iso(`min(CASE WHEN state = 'queued' THEN next_attempt_at ELSE lease_until END)`)} AS at FROM outbox WHERE state IN ('queued', 'sending')`,
+        )
+        return result.rows[0]?.at ?? null
+      }),
   }
 }

@@ -1,13 +1,40 @@
 import Database from 'better-sqlite3'
+import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
+import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
+import type { Role } from '../../contract/visitor.js'
+import type { CountryCode } from '../../contract/countries.js'
+import { hashToken, newToken } from '../secrets.js'
 import { StartupError } from '../startup-error.js'
 import { createMemoryCounters } from './counters.js'
 import { createGroupCommit, type Outcome } from './group-commit.js'
 import { migrate } from './migrate.js'
-import { type ListOptions, type SignUp, StoreUnavailableError, TOP_SOURCES, type WaitlistRow, type WaitlistStore } from './types.js'
+import {
+  type AddResult,
+  type ClaimedMail,
+  CONFIRMATION_INTERVAL_MS,
+  type ListOptions,
+  type OutboxStore,
+  type SignUp,
+  StoreUnavailableError,
+  TOP_SOURCES,
+  type Visitor,
+  type VisitorData,
+  type VisitorStore,
+  type WaitlistRow,
+  type WaitlistStore,
+} from './types.js'
 
-const COLUMNS = 'id, email, created_at, utm_source, utm_medium, utm_campaign, referrer'
+const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
+  confirmed_at, unsubscribed_at, role, breeds, country`
+/** The state of the sign-up's latest mail. */
+const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.id ORDER BY outbox.id DESC LIMIT 1) AS mail_state'
+
+type SignUpRow = Omit<SignUp, 'breeds'> & { breeds: string }
+/** breeds is a JSON array in SQLite. */
+const toSignUp = (row: SignUpRow): SignUp => ({ ...row, breeds: JSON.parse(row.breeds) as string[] })
+const now = () => new Date().toISOString()
 
 /** The file cannot be made or opened: which file, why, and the variable that chooses another. */
 function cannotOpen(path: string, error: unknown): StartupError {
@@ -54,14 +81,27 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
   })
 
   const insert = db.prepare(
-    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer)
-     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer)
-     ON CONFLICT DO NOTHING`,
+    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, confirmation_queued_at)
+     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer, @now)
+     ON CONFLICT DO NOTHING
+     RETURNING id`,
+  )
+  // A known address entered again: another confirmation mail only if it is still unconfirmed,
+  // not unsubscribed, and had none queued for a day (the form is no way to flood an inbox).
+  const requeueConfirmation = db.prepare(
+    `UPDATE waitlist SET confirmation_queued_at = @now
+     WHERE lower(email) = lower(@email) AND confirmed_at IS NULL AND unsubscribed_at IS NULL
+       AND (confirmation_queued_at IS NULL OR confirmation_queued_at <= @cutoff)
+     RETURNING id`,
+  )
+  const queueMail = db.prepare(
+    `INSERT INTO outbox (signup_id, kind, campaign_id, message_key, next_attempt_at, created_at)
+     VALUES (@signupId, @kind, @campaignId, @messageKey, @now, @now)`,
   )
   const countSince = db.prepare('SELECT count(*) AS n FROM waitlist WHERE created_at >= @since').pluck()
   // One statement for every filter: an absent filter is NULL and matches everything.
   const listAfter = db.prepare(
-    `SELECT ${COLUMNS} FROM waitlist
+    `SELECT ${SIGNUP_COLUMNS}, ${MAIL_STATE} FROM waitlist
      WHERE id > @afterId
        AND (@search IS NULL OR instr(lower(email), lower(@search)) > 0)
        AND created_at >= @since
@@ -79,9 +119,14 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
   // Group commit: one transaction, one fsync, for the sign-ups of one event-loop turn. (One
   // transaction per sign-up spends nearly all its time in fsync: 3,000/s on this machine.)
   const insertBatch = db.transaction((rows: readonly WaitlistRow[]) =>
-    rows.map((row): Outcome<{ inserted: boolean }> => {
+    rows.map((row): Outcome<AddResult> => {
       try {
-        return { ok: true, value: { inserted: insert.run(row).changes === 1 } }
+        const at = now()
+        const cutoff = new Date(Date.parse(at) - CONFIRMATION_INTERVAL_MS).toISOString()
+        const inserted = insert.get({ ...row, now: at }) as { id: number } | undefined
+        const mailFor = inserted ?? (requeueConfirmation.get({ email: row.email, now: at, cutoff }) as { id: number } | undefined)
+        if (mailFor) queueMail.run({ signupId: mailFor.id, kind: 'confirm', campaignId: null, messageKey: randomUUID(), now: at })
+        return { ok: true, value: { inserted: inserted !== undefined, mailQueued: mailFor !== undefined } }
       } catch (error) {
         // One bad row (it cannot pass the route's checks, but the table checks too) fails alone.
         if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) return { ok: false, error }
@@ -89,7 +134,7 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
       }
     }),
   )
-  const adds = createGroupCommit<WaitlistRow, { inserted: boolean }>((rows) => {
+  const adds = createGroupCommit<WaitlistRow, AddResult>((rows) => {
     try {
       return insertBatch(rows)
     } catch (error) {
@@ -110,7 +155,7 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     add: (row) => (closed ? Promise.reject(new StoreUnavailableError('the SQLite store is closed')) : adds.submit(row)),
     count: ({ since }: Pick<ListOptions, 'since'> = {}) => run(() => Number(countSince.get({ since: toSqliteTime(since) }))),
     list: ({ afterId = 0, limit, search, since }: ListOptions) =>
-      run(() => listAfter.all({ afterId, limit, search: search || null, since: toSqliteTime(since) }) as SignUp[]),
+      run(() => (listAfter.all({ afterId, limit, search: search || null, since: toSqliteTime(since) }) as SignUpRow[]).map(toSignUp)),
     stats: () =>
       run(() => {
         const days = perDay.all() as { day: string; count: number }[]
@@ -124,6 +169,8 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     ping: () => run(() => void ping.get()),
     // One process per SQLite file: counting in memory is counting for the whole deployment.
     counters: createMemoryCounters(),
+    visitors: createVisitors(db, run),
+    outbox: createOutbox(db, run),
     close: async () => {
       if (closed) return
       closed = true
@@ -145,4 +192,129 @@ function toStoreError(error: unknown): unknown {
     return new StoreUnavailableError(`SQLite: ${code}`, { cause: error })
   }
   return error
+}
+
+type Run = <T>(work: () => T) => Promise<T>
+
+function createVisitors(db: Database.Database, run: Run): VisitorStore {
+  const byToken = db.prepare(
+    `SELECT waitlist.id, email, waitlist.created_at, confirmed_at, unsubscribed_at, role, breeds, country
+     FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id WHERE token_hash = ?`,
+  )
+  const confirm = db.prepare('UPDATE waitlist SET confirmed_at = coalesce(confirmed_at, @now) WHERE id = @id')
+  const saveProfile = db.prepare('UPDATE waitlist SET role = @role, breeds = @breeds, country = @country WHERE id = @id')
+  const subscribe = db.prepare('UPDATE waitlist SET unsubscribed_at = NULL WHERE id = ?')
+  const unsubscribe = db.prepare('UPDATE waitlist SET unsubscribed_at = coalesce(unsubscribed_at, @now) WHERE id = @id')
+  // Mails not yet under way are not sent to an address that stopped e-mails.
+  const dropQueued = db.prepare(
+    `UPDATE outbox SET state = 'failed', token = NULL, last_error = 'unsubscribed' WHERE signup_id = ? AND state = 'queued'`,
+  )
+  const remove = db.prepare('DELETE FROM waitlist WHERE id = ?')
+  const signup = db.prepare(`SELECT ${SIGNUP_COLUMNS}, confirmation_queued_at FROM waitlist WHERE id = ?`)
+  const mails = db.prepare('SELECT kind, state, attempts, created_at, sent_at FROM outbox WHERE signup_id = ? ORDER BY id')
+  const links = db.prepare('SELECT count(*) FROM page_tokens WHERE signup_id = ?').pluck()
+  return {
+    byToken: (tokenHash) =>
+      run(() => {
+        const row = byToken.get(tokenHash) as
+          (Omit<Visitor, 'profile'> & { role: Role | null; breeds: string; country: CountryCode | null }) | undefined
+        if (!row) return undefined
+        const { role, breeds, country, ...rest } = row
+        return { ...rest, profile: { role, breeds: JSON.parse(breeds) as string[], country } }
+      }),
+    confirm: (id) => run(() => void confirm.run({ id, now: now() })),
+    saveProfile: (id, profile) =>
+      run(() => void saveProfile.run({ id, role: profile.role, breeds: JSON.stringify(profile.breeds), country: profile.country })),
+    setSubscribed: (id, subscribed) =>
+      run(() =>
+        db.transaction(() => {
+          if (subscribed) subscribe.run(id)
+          else {
+            unsubscribe.run({ id, now: now() })
+            dropQueued.run(id)
+          }
+        })(),
+      ),
+    remove: (id) => run(() => void remove.run(id)),
+    data: (id) =>
+      run(() => {
+        const row = signup.get(id) as (SignUpRow & { confirmation_queued_at: string | null }) | undefined
+        if (!row) throw new Error(`no sign-up ${id}`)
+        return {
+          signup: { ...row, breeds: JSON.parse(row.breeds) as string[] },
+          mails: mails.all(id) as VisitorData['mails'],
+          page_links: Number(links.get(id)),
+        }
+      }),
+  }
+}
+
+function createOutbox(db: Database.Database, run: Run): OutboxStore {
+  // One process per file: whatever was being sent when it last stopped is due again now.
+  db.prepare(`UPDATE outbox SET state = 'queued', lease_until = NULL WHERE state = 'sending'`).run()
+  const due = db.prepare(
+    `SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, email
+     FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id
+     WHERE (state = 'queued' AND next_attempt_at <= @now) OR (state = 'sending' AND lease_until <= @now)
+     ORDER BY kind <> 'confirm', next_attempt_at, outbox.id LIMIT @limit`,
+  )
+  const lease = db.prepare(
+    `UPDATE outbox SET state = 'sending', lease_until = @leaseUntil, attempts = attempts + 1, token = @token WHERE id = @id`,
+  )
+  const addToken = db.prepare('INSERT INTO page_tokens (token_hash, signup_id) SELECT @hash, signup_id FROM outbox WHERE id = @id')
+  const claim = db.transaction((limit: number, leaseMs: number): ClaimedMail[] => {
+    const at = now()
+    const leaseUntil = new Date(Date.parse(at) + leaseMs).toISOString()
+    type Due = {
+      id: number
+      kind: 'confirm' | 'campaign'
+      campaign_id: number | null
+      message_key: string
+      attempts: number
+      created_at: string
+      token: string | null
+      email: string
+    }
+    return (due.all({ now: at, limit }) as Due[]).map((mail) => {
+      // The mail's token is made when it is first claimed and kept until it is sent, so a resend is the same message.
+      const token = mail.token ?? newToken()
+      if (mail.token === null) addToken.run({ hash: hashToken(token), id: mail.id })
+      lease.run({ id: mail.id, leaseUntil, token })
+      return {
+        id: mail.id,
+        kind: mail.kind,
+        campaignId: mail.campaign_id,
+        messageKey: mail.message_key,
+        attempt: mail.attempts + 1,
+        createdAt: mail.created_at,
+        token,
+        to: mail.email,
+      }
+    })
+  })
+  const sent = db.prepare(
+    `UPDATE outbox SET state = 'sent', sent_at = @now, token = NULL, lease_until = NULL, last_error = NULL WHERE id = @id`,
+  )
+  const retry = db.prepare(
+    `UPDATE outbox SET state = 'queued', next_attempt_at = @at, lease_until = NULL, last_error = @error WHERE id = @id`,
+  )
+  const giveUp = db.prepare(`UPDATE outbox SET state = @state, token = NULL, lease_until = NULL, last_error = @error WHERE id = @id`)
+  const counts = db.prepare('SELECT state, count(*) AS n FROM outbox GROUP BY state')
+  const nextDue = db
+    .prepare(
+      `SELECT min(CASE WHEN state = 'queued' THEN next_attempt_at ELSE lease_until END) FROM outbox WHERE state IN ('queued', 'sending')`,
+    )
+    .pluck()
+  return {
+    claim: (limit, leaseMs) => run(() => claim(limit, leaseMs)),
+    markSent: (id) => run(() => void sent.run({ id, now: now() })),
+    retryAt: (id, at, error) => run(() => void retry.run({ id, at, error })),
+    giveUp: (id, state, error) => run(() => void giveUp.run({ id, state, error })),
+    counts: () =>
+      run(() => {
+        const found = new Map((counts.all() as { state: MailState; n: number }[]).map((r) => [r.state, r.n]))
+        return Object.fromEntries(MAIL_STATES.map((state) => [state, found.get(state) ?? 0])) as Record<MailState, number>
+      }),
+    nextDue: () => run(() => (nextDue.get() as string | null) ?? null),
+  }
 }

@@ -1,10 +1,11 @@
 // The waitlist's storage, as the rest of the server sees it. The two implementations (sqlite.ts,
 // postgres.ts) import this file and nothing above the store; create-store.ts picks one.
-import type { SignUp, Stats } from '../../contract/admin-api.js'
+import type { MailState, SignUp, Stats } from '../../contract/admin-api.js'
+import type { Profile } from '../../contract/visitor.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
 import type { WindowCounters } from './counters.js'
 
-export type { SignUp, Stats, WaitlistRow }
+export type { MailState, Profile, SignUp, Stats, WaitlistRow }
 
 export interface ListOptions {
   /** Keyset pagination: rows with an id greater than this. */
@@ -19,10 +20,89 @@ export interface ListOptions {
 /** How many sources `stats` lists. */
 export const TOP_SOURCES = 20
 
+/** How long an address waits before a repeated sign-up may queue another confirmation mail. */
+export const CONFIRMATION_INTERVAL_MS = 24 * 60 * 60 * 1000
+
+export interface AddResult {
+  /** A new address: stored now. A duplicate (any letter case) stores nothing. */
+  inserted: boolean
+  /**
+   * A confirmation mail was queued in the same transaction: for a new address, or for one that
+   * is neither confirmed nor unsubscribed and had none queued in CONFIRMATION_INTERVAL_MS.
+   */
+  mailQueued: boolean
+}
+
+/** A sign-up as its own page sees it. */
+export interface Visitor {
+  id: number
+  email: string
+  created_at: string
+  confirmed_at: string | null
+  unsubscribed_at: string | null
+  profile: Profile
+}
+
+/** Everything stored about one sign-up: the visitor's download (GDPR articles 15 and 20). */
+export interface VisitorData {
+  signup: Omit<SignUp, 'mail_state'> & { confirmation_queued_at: string | null }
+  mails: { kind: string; state: MailState; attempts: number; created_at: string; sent_at: string | null }[]
+  /** How many page links have been mailed (the tokens themselves are kept only as hashes). */
+  page_links: number
+}
+
+export interface VisitorStore {
+  /** The sign-up a page token (its SHA-256, hex) opens; undefined when none does. */
+  byToken(tokenHash: string): Promise<Visitor | undefined>
+  /** Sets confirmed_at, once. */
+  confirm(id: number): Promise<void>
+  saveProfile(id: number, profile: Profile): Promise<void>
+  /** Stops (false) or restarts (true) e-mails to the address. */
+  setSubscribed(id: number, subscribed: boolean): Promise<void>
+  /** The sign-up, its mails and its page tokens, gone for good. */
+  remove(id: number): Promise<void>
+  data(id: number): Promise<VisitorData>
+}
+
+/** A mail the worker has claimed: leased to it, its page token made if it had none. */
+export interface ClaimedMail {
+  id: number
+  kind: 'confirm' | 'campaign'
+  campaignId: number | null
+  messageKey: string
+  /** This attempt's number (1 for the first). */
+  attempt: number
+  /** ISO 8601: when the mail was queued (its Date header, and the start of its 24 hours of retries). */
+  createdAt: string
+  /** The page token in clear, for the links in this mail. */
+  token: string
+  to: string
+}
+
+export interface OutboxStore {
+  /**
+   * Up to `limit` mails that are due (queued and due, or sending under a lapsed lease), leased for
+   * `leaseMs`: on PostgreSQL, instances never claim one row at the same time (SKIP LOCKED).
+   * Confirmation mails come before campaign mails.
+   */
+  claim(limit: number, leaseMs: number): Promise<ClaimedMail[]>
+  markSent(id: number): Promise<void>
+  /** A transient failure: due again at `at` (ISO 8601). */
+  retryAt(id: number, at: string, error: string): Promise<void>
+  /** A permanent failure (`bounced`) or retries exhausted (`failed`): never tried again. */
+  giveUp(id: number, state: 'bounced' | 'failed', error: string): Promise<void>
+  counts(): Promise<Record<MailState, number>>
+  /** When the next queued mail is due (ISO 8601), if any: the worker sleeps until then. */
+  nextDue(): Promise<string | null>
+}
+
 /** The waitlist's storage. Every method rejects with StoreUnavailableError when the store is down. */
 export interface WaitlistStore {
-  /** Resolves once the row is durably committed; a duplicate (any letter case) stores nothing. */
-  add(row: WaitlistRow): Promise<{ inserted: boolean }>
+  /**
+   * Resolves once the row, and its confirmation mail if one is due, are durably committed (one
+   * transaction); a duplicate (any letter case) stores no row.
+   */
+  add(row: WaitlistRow): Promise<AddResult>
   count(options?: Pick<ListOptions, 'since'>): Promise<number>
   list(options: ListOptions): Promise<SignUp[]>
   stats(): Promise<Stats>
@@ -32,6 +112,8 @@ export interface WaitlistStore {
   ping(): Promise<void>
   /** The limits' counters: in this process (SQLite), or shared by every instance (PostgreSQL). */
   readonly counters: WindowCounters
+  readonly visitors: VisitorStore
+  readonly outbox: OutboxStore
   /** Writes what it has accepted, then lets go of the database. */
   close(): Promise<void>
 }

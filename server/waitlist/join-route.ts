@@ -35,7 +35,7 @@ async function join(app: FastifyInstance, request: FastifyRequest, reply: Fastif
   const checked = checkRow({ email: form.get('email') ?? undefined, ...campaignOf(request.headers.referer) }, app.rowRules)
   if (!checked.ok) return 'invalid'
   try {
-    await app.store.add(checked.row)
+    if ((await app.store.add(checked.row)).mailQueued) app.mailer.nudge()
     return 'joined'
   } catch (error) {
     // Nothing was stored, and the visitor is told so: the sign-up is theirs to retry, not lost.

@@ -41,7 +41,7 @@ export async function postgrestRoutes(app: FastifyInstance, { anonKey }: { anonK
     })
     // Answer only after commit: a 201 must survive a crash. A duplicate answers the same as a
     // new address, so the answer never tells whether an address is listed.
-    if (row) await app.store.add(row)
+    if (row && (await app.store.add(row)).mailQueued) app.mailer.nudge()
     return answerCreated(reply, prefer, row ? 1 : 0)
   })
 

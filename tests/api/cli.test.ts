@@ -56,9 +56,11 @@ describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
     const { code, stdout } = await cli('export')
     expect(code).toBe(0)
     const lines = stdout.trimEnd().split('\r\n')
-    expect(lines[0]).toBe('id,email,created_at,utm_source,utm_medium,utm_campaign,referrer')
+    expect(lines[0]).toBe(
+      'id,email,created_at,utm_source,utm_medium,utm_campaign,referrer,confirmed_at,unsubscribed_at,role,breeds,country,mail_state',
+    )
     expect(lines).toHaveLength(4)
-    expect(lines[1]).toMatch(/^"\d+","ada@example\.com","\d{4}-\d\d-\d\dT[\d:.]+Z","newsletter","email",,$/)
+    expect(lines[1]).toMatch(/^"\d+","ada@example\.com","\d{4}-\d\d-\d\dT[\d:.]+Z","newsletter","email",,,,,,,,"queued"$/)
     expect(lines[2]).toContain(`,"'=HYPERLINK(""http://evil.example"",""click"")",,,"a,b.example"`)
   })
 

@@ -25,7 +25,10 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
   it.skipIf(!available)('stores an address as sent, with a UTC timestamp and its attribution', async () => {
     const { store } = await open()
     const before = Date.now()
-    expect(await store.add(row('Ada@Example.com', { utm_source: 'dogshow', referrer: 'breedclub.example' }))).toEqual({ inserted: true })
+    expect(await store.add(row('Ada@Example.com', { utm_source: 'dogshow', referrer: 'breedclub.example' }))).toEqual({
+      inserted: true,
+      mailQueued: true,
+    })
     const [stored] = await store.list({ limit: 10 })
     expect(stored).toMatchObject({ email: 'Ada@Example.com', utm_source: 'dogshow', utm_medium: null, referrer: 'breedclub.example' })
     expect(stored?.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
@@ -38,7 +41,7 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
   it.skipIf(!available)('stores nothing for a duplicate in any letter case', async () => {
     const { store } = await open()
     await store.add(row('grace@example.com'))
-    expect(await store.add(row('GRACE@EXAMPLE.COM'))).toEqual({ inserted: false })
+    expect(await store.add(row('GRACE@EXAMPLE.COM'))).toEqual({ inserted: false, mailQueued: false })
     expect(await store.count()).toBe(1)
   })
 
@@ -110,7 +113,7 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     expect(await store.remove('LEAVE@example.com')).toBe(true)
     expect(await store.remove('leave@example.com')).toBe(false)
     expect((await store.list({ limit: 10 })).map((r) => r.email)).toEqual(['stay@example.com'])
-    expect(await store.add(row('leave@example.com'))).toEqual({ inserted: true })
+    expect(await store.add(row('leave@example.com'))).toEqual({ inserted: true, mailQueued: true })
   })
 
   it.skipIf(!available)('migrates once: a second start on the same database keeps the rows', async () => {
@@ -160,7 +163,7 @@ describe.skipIf(!STORES.find((s) => s.kind === 'postgres')?.available)('PostgreS
     url.searchParams.set('options', `${url.searchParams.get('options')} -c synchronous_commit=off`)
     // The store checks the setting of its own session at start-up and refuses to run without it.
     const store = await createStore(loadConfig({ DATABASE_URL: url.toString() }), quiet)
-    expect(await store.add(row('durable@example.com'))).toEqual({ inserted: true })
+    expect(await store.add(row('durable@example.com'))).toEqual({ inserted: true, mailQueued: true })
     await store.close()
     await db.cleanup()
   })

@@ -1,7 +1,26 @@
 import { parse } from 'csv-parse/sync'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import type { SignUp } from '../../contract/admin-api'
 import { CSV_HEADER, csvCell, csvLine } from '../../server/operators/csv'
+
+/** A sign-up with only the given fields set. */
+const signUp = (fields: Partial<SignUp>): SignUp => ({
+  id: 1,
+  email: 'a@b.co',
+  created_at: '2026-11-21T10:00:00.000Z',
+  utm_source: null,
+  utm_medium: null,
+  utm_campaign: null,
+  referrer: null,
+  confirmed_at: null,
+  unsubscribed_at: null,
+  role: null,
+  breeds: [],
+  country: null,
+  mail_state: null,
+  ...fields,
+})
 
 /** What a spreadsheet may take for the start of a formula (OWASP, CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/
@@ -39,43 +58,47 @@ describe('csvCell', () => {
     expect(csvCell(42)).toBe('"42"')
   })
 
-  it('writes a row in the header order', () => {
+  it('writes a row in the header order, breeds in one cell', () => {
     expect(
-      csvLine({
-        id: 1,
-        email: 'a@b.co',
-        created_at: '2026-11-21T10:00:00.000Z',
-        utm_source: '=1',
-        utm_medium: null,
-        utm_campaign: null,
-        referrer: 'x.example',
-      }),
-    ).toBe(`"1","a@b.co","2026-11-21T10:00:00.000Z","'=1",,,"x.example"\r\n`)
+      csvLine(
+        signUp({
+          utm_source: '=1',
+          referrer: 'x.example',
+          confirmed_at: '2026-11-22T08:00:00.000Z',
+          role: 'breeder',
+          breeds: ['Labrador Retriever', '=Beagle'],
+          country: 'GB',
+          mail_state: 'sent',
+        }),
+      ),
+    ).toBe(
+      `"1","a@b.co","2026-11-21T10:00:00.000Z","'=1",,,"x.example","2026-11-22T08:00:00.000Z",,"breeder","Labrador Retriever; '=Beagle","GB","sent"\r\n`,
+    )
   })
 })
 
 describe('the CSV export, read by a strict parser and by spreadsheets that split on other separators', () => {
   const line = (values: string[]) =>
-    csvLine({
-      id: 7,
-      email: 'a@b.co',
-      created_at: '2026-11-21T10:00:00.000Z',
-      utm_source: values[0] ?? null,
-      utm_medium: values[1] ?? null,
-      utm_campaign: values[2] ?? null,
-      referrer: values[3] ?? null,
-    })
+    csvLine(
+      signUp({
+        id: 7,
+        utm_source: values[0] ?? null,
+        utm_medium: values[1] ?? null,
+        utm_campaign: values[2] ?? null,
+        referrer: values[3] ?? null,
+      }),
+    )
 
   function check(values: string[]) {
     const text = CSV_HEADER + line(values)
     // RFC 4180, strictly: no loose quotes, the same number of cells on every line.
     const [header, row] = parse(text, { relax_quotes: false, relax_column_count: false, record_delimiter: '\r\n' }) as string[][]
-    expect(header).toHaveLength(7)
-    expect(row).toHaveLength(7)
+    expect(header).toHaveLength(13)
+    expect(row).toHaveLength(13)
     for (const cell of row ?? []) expect(cell).not.toMatch(FORMULA_START)
     // Each value comes back whole: apostrophes were added, nothing else changed.
     const withoutApostrophes = (text: string) => text.replaceAll("'", '')
-    expect(row?.slice(3).map(withoutApostrophes)).toEqual([0, 1, 2, 3].map((i) => withoutApostrophes(values[i] ?? '')))
+    expect(row?.slice(3, 7).map(withoutApostrophes)).toEqual([0, 1, 2, 3].map((i) => withoutApostrophes(values[i] ?? '')))
     for (const separator of SEPARATORS) for (const piece of piecesSplitOn(text, separator)) expect(piece).not.toMatch(/^[=+\-@]/)
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { redactPersonal } from '../../server/http/redact'
+import { redactPath, redactPersonal } from '../../server/http/redact'
 
 describe('redactPersonal', () => {
   it.each([
@@ -21,4 +21,14 @@ describe('redactPersonal', () => {
       expect(redactPersonal(path)).toBe(path)
     },
   )
+})
+
+describe('redactPath', () => {
+  it('hides the token of a visitor page, and what redactPersonal hides', () => {
+    const token = 'A'.repeat(43)
+    expect(redactPath(`/me/${token}`)).toBe('/me/[token]')
+    expect(redactPath(`/me/${token}/unsubscribe`)).toBe('/me/[token]/unsubscribe')
+    expect(redactPath('/me/deleted')).toBe('/me/deleted')
+    expect(redactPath('/u/ada@example.com')).toBe('/u/[email]')
+  })
 })

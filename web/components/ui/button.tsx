@@ -9,6 +9,8 @@ export const buttonVariants = cva(
       variant: {
         default: 'bg-brand-700 text-white shadow-sm hover:bg-brand-800',
         inverse: 'bg-stone-950 text-white shadow-sm hover:bg-black',
+        /** For what cannot be undone. */
+        danger: 'bg-red-700 text-white shadow-sm hover:bg-red-800',
         outline:
           'border border-stone-300 dark:border-stone-600 bg-white dark:bg-stone-900 text-stone-900 dark:text-stone-50 hover:bg-stone-100 dark:hover:bg-stone-800',
         /** Colour comes from the caller: a link sits on light and dark backgrounds alike. */

@@ -1,0 +1,51 @@
+// A claimed mail made into the message the transport sends: its words (templates.ts), its links
+// to the visitor's page (the mail's own token), and the headers that make it the same message on
+// every attempt (Message-ID, Date) and let a mailbox unsubscribe in one click (RFC 8058).
+import { ONE_CLICK_FIELD, ONE_CLICK_VALUE, VISITOR_PATH } from '../../contract/visitor.js'
+import type { ClaimedMail } from '../store/types.js'
+import { type MailCopy, mailCopy } from './content.js'
+import { type MailLinks, type RenderedMail, renderConfirmation } from './templates.js'
+import type { OutgoingMail } from './transport.js'
+
+export interface ComposerOptions {
+  mailFrom: string
+  product: string
+  /** The public address the links start with (SITE_URL, or where the server listens). */
+  siteUrl: () => string
+  /** Campaign mails: the campaign's message for these links (issue 13); absent, they cannot be made. */
+  campaign?: (campaignId: number, links: MailLinks, copy: MailCopy) => Promise<RenderedMail>
+}
+
+/** The domain of the sender's address, for the Message-ID's right part. */
+export function senderDomain(mailFrom: string): string {
+  return /@([^\s>]+)>?\s*$/.exec(mailFrom)?.[1]?.toLowerCase() ?? 'localhost'
+}
+
+/** The visitor's page and its one-click unsubscribe address, for one token. */
+export function pageLinks(siteUrl: string, token: string): MailLinks {
+  const page = `${siteUrl}${VISITOR_PATH}/${token}`
+  return { page, unsubscribe: `${page}/unsubscribe` }
+}
+
+export function createComposer(options: ComposerOptions): (mail: ClaimedMail) => Promise<OutgoingMail> {
+  const copy = mailCopy(options.product)
+  const domain = senderDomain(options.mailFrom)
+  return async (mail) => {
+    const links = pageLinks(options.siteUrl(), mail.token)
+    let rendered: RenderedMail
+    if (mail.kind === 'confirm') rendered = renderConfirmation(copy, links)
+    else if (mail.campaignId !== null && options.campaign) rendered = await options.campaign(mail.campaignId, links, copy)
+    else throw new Error(`a ${mail.kind} mail without its campaign`)
+    return {
+      from: options.mailFrom,
+      to: mail.to,
+      ...rendered,
+      messageId: `<${mail.messageKey}@${domain}>`,
+      date: new Date(mail.createdAt),
+      headers: {
+        'List-Unsubscribe': `<${links.unsubscribe}>`,
+        'List-Unsubscribe-Post': `${ONE_CLICK_FIELD}=${ONE_CLICK_VALUE}`,
+      },
+    }
+  }
+}

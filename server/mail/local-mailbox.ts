@@ -1,0 +1,61 @@
+// The mails written to MAIL_DIR when no SMTP server is configured, read back for the admin page:
+// the newest first, and one whole for its preview.
+import { simpleParser } from 'mailparser'
+import { existsSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { LocalMail, LocalMailPreview } from '../../contract/admin-api.js'
+
+/** What the transport names its files (and nothing else in the folder, nor a path). */
+export const LOCAL_MAIL_NAME = /^[\w-]+\.eml$/
+
+async function parse(dir: string, name: string) {
+  return simpleParser(await readFile(join(dir, name)))
+}
+
+export async function listLocalMails(dir: string, limit: number): Promise<LocalMail[]> {
+  if (!existsSync(dir)) return []
+  const names = (await readdir(dir))
+    .filter((name) => LOCAL_MAIL_NAME.test(name))
+    .sort()
+    .reverse()
+    .slice(0, limit)
+  return Promise.all(
+    names.map(async (name) => {
+      const mail = await parse(dir, name)
+      return {
+        name,
+        to: mail.to
+          ? [mail.to]
+              .flat()
+              .map((a) => a.text)
+              .join(', ')
+          : '',
+        subject: mail.subject ?? '',
+        date: (mail.date ?? new Date(0)).toISOString(),
+      }
+    }),
+  )
+}
+
+/** One mail whole; undefined when there is no such file. */
+export async function readLocalMail(dir: string, name: string): Promise<LocalMailPreview | undefined> {
+  if (!LOCAL_MAIL_NAME.test(name) || !existsSync(join(dir, name))) return undefined
+  const mail = await parse(dir, name)
+  const headers: Record<string, string> = {}
+  for (const line of mail.headerLines) headers[line.key] = line.line.slice(line.line.indexOf(':') + 1).trim()
+  return {
+    name,
+    to: mail.to
+      ? [mail.to]
+          .flat()
+          .map((a) => a.text)
+          .join(', ')
+      : '',
+    subject: mail.subject ?? '',
+    date: (mail.date ?? new Date(0)).toISOString(),
+    text: mail.text ?? '',
+    html: typeof mail.html === 'string' ? mail.html : '',
+    headers,
+  }
+}

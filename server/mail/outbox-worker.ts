@@ -1,0 +1,209 @@
+// The outbox's worker, in the server process (docs/decisions/011-the-outbox.md). It claims due
+// mails (leased: on PostgreSQL several instances share the outbox and never send a row at the
+// same time), paces them at MAIL_RATE_PER_SECOND for the whole deployment (the store's counters),
+// sends them and records each outcome: sent; retried with backoff on a transient failure;
+// bounced on a permanent one; failed once its 24 hours of retries are over. Mail is sent at least
+// once: a crash between the send and its record sends it again, as the same message.
+import { redactPersonal } from '../http/redact.js'
+import type { ClaimedMail, WaitlistStore } from '../store/types.js'
+import type { OutgoingMail, Transport } from './transport.js'
+
+export interface RetryPolicy {
+  /** The first retry's wait; each later one doubles it. */
+  firstMs: number
+  maxMs: number
+  /** After this long since the mail was queued, a transient failure gives up ("failed"). */
+  giveUpAfterMs: number
+}
+
+export const RETRY: RetryPolicy = { firstMs: 2_000, maxMs: 60_000, giveUpAfterMs: 24 * 60 * 60 * 1000 }
+
+interface WorkerLog {
+  info: (details: object, message: string) => void
+  warn: (details: object, message: string) => void
+  error: (details: object, message: string) => void
+}
+
+export interface MailWorkerOptions {
+  store: WaitlistStore
+  transport: Transport
+  /** The message for a claimed mail (throws when it cannot be made: that mail fails). */
+  compose: (mail: ClaimedMail) => Promise<OutgoingMail>
+  log: WorkerLog
+  /** 0: as fast as the transport takes them. */
+  ratePerSecond: number
+  retry?: RetryPolicy
+  /** Mails claimed at a time, and sent at once. */
+  batchSize?: number
+  concurrency?: number
+  /** How long a claim holds a mail; a crashed instance's mails are due again after it. */
+  leaseMs?: number
+  /** The longest sleep between looks at the outbox (another instance may have queued mail). */
+  pollMs?: number
+}
+
+export interface MailWorker {
+  start(): void
+  /** Mail was queued: look now rather than at the next poll. */
+  nudge(): void
+  /** Finishes the sends under way, hands back the rest of the claim, and stops. */
+  stop(): Promise<void>
+}
+
+/** What an SMTP failure means for the mail: try again later, or never. */
+export function isPermanentFailure(error: unknown): boolean {
+  const { responseCode, code } = (error ?? {}) as { responseCode?: unknown; code?: unknown }
+  // A refused login is the server's configuration, not the recipient's: retried while it is fixed.
+  if (code === 'EAUTH') return false
+  return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600
+}
+
+/** An error as it may be logged or stored: no address in it (SMTP replies quote the recipient). */
+function describe(error: unknown): string {
+  const { responseCode, message } = (error ?? {}) as { responseCode?: unknown; message?: unknown }
+  const text = typeof message === 'string' ? message : String(error)
+  return redactPersonal(`${typeof responseCode === 'number' ? `${responseCode} ` : ''}${text}`).slice(0, 500)
+}
+
+export function createMailWorker(options: MailWorkerOptions): MailWorker {
+  const { store, transport, compose, log } = options
+  const retry = options.retry ?? RETRY
+  const batchSize = options.batchSize ?? 20
+  const concurrency = options.concurrency ?? 4
+  const leaseMs = options.leaseMs ?? 60_000
+  const pollMs = options.pollMs ?? 1_000
+  let stopped = true
+  let loop: Promise<void> | undefined
+  let wake: (() => void) | undefined
+  let nudged = false
+  /** Claimed, not yet handed to the transport: given back when the worker stops. */
+  const unstarted = new Set<number>()
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms))
+      function done() {
+        clearTimeout(timer)
+        wake = undefined
+        resolve()
+      }
+      wake = done
+    })
+
+  /** Waits for a slot in this second's allowance, counted for the whole deployment. */
+  async function paceSlot(): Promise<void> {
+    if (options.ratePerSecond <= 0) return
+    while (!stopped) {
+      const second = Math.floor(Date.now() / 1000)
+      const [count] = await store.counters.hit([{ key: `mail:pace:${second}`, windowMs: 1000 }])
+      if ((count?.hits ?? 0) <= options.ratePerSecond) return
+      await sleep((second + 1) * 1000 - Date.now())
+    }
+  }
+
+  async function deliver(mail: ClaimedMail): Promise<void> {
+    let message: OutgoingMail
+    try {
+      message = await compose(mail)
+    } catch (error) {
+      unstarted.delete(mail.id)
+      log.error({ mail: mail.id, kind: mail.kind, reason: describe(error) }, 'mail could not be made; given up')
+      await store.outbox.giveUp(mail.id, 'failed', describe(error))
+      return
+    }
+    await paceSlot()
+    if (stopped) return // handed back by stop()
+    unstarted.delete(mail.id)
+    try {
+      await transport.send(message)
+    } catch (error) {
+      await settleFailure(mail, error)
+      return
+    }
+    await store.outbox.markSent(mail.id)
+    log.info({ mail: mail.id, kind: mail.kind, attempt: mail.attempt }, 'mail sent')
+  }
+
+  async function settleFailure(mail: ClaimedMail, error: unknown): Promise<void> {
+    const reason = describe(error)
+    if (isPermanentFailure(error)) {
+      log.warn({ mail: mail.id, kind: mail.kind, attempt: mail.attempt, reason }, 'mail bounced: refused for good')
+      await store.outbox.giveUp(mail.id, 'bounced', reason)
+      return
+    }
+    const wait = Math.min(retry.maxMs, retry.firstMs * 2 ** (mail.attempt - 1))
+    const at = Date.now() + wait
+    if (at - Date.parse(mail.createdAt) > retry.giveUpAfterMs) {
+      log.warn({ mail: mail.id, kind: mail.kind, attempt: mail.attempt, reason }, 'mail failed: retries exhausted')
+      await store.outbox.giveUp(mail.id, 'failed', reason)
+      return
+    }
+    log.warn({ mail: mail.id, kind: mail.kind, attempt: mail.attempt, retryInMs: wait, reason }, 'mail not sent; will retry')
+    await store.outbox.retryAt(mail.id, new Date(at).toISOString(), reason)
+  }
+
+  /** Sends every mail that is due now, a batch at a time. */
+  async function drain(): Promise<void> {
+    while (!stopped) {
+      nudged = false
+      const mails = await store.outbox.claim(batchSize, leaseMs)
+      if (mails.length === 0) return
+      for (const mail of mails) unstarted.add(mail.id)
+      const queue = [...mails]
+      const lanes = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+        for (let mail = queue.shift(); mail && !stopped; mail = queue.shift()) {
+          await deliver(mail).catch((error: unknown) =>
+            log.error({ mail: mail?.id, reason: describe(error) }, 'outbox: recording a mail failed'),
+          )
+        }
+      })
+      await Promise.all(lanes)
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped) {
+      try {
+        await drain()
+      } catch (error) {
+        log.warn({ reason: describe(error) }, 'outbox: the store did not answer; looking again soon')
+      }
+      if (stopped || nudged) continue
+      let wait = pollMs
+      try {
+        const due = await store.outbox.nextDue()
+        if (due !== null) wait = Math.min(pollMs, Date.parse(due) - Date.now())
+      } catch {
+        wait = pollMs // the store is down: the next look says so
+      }
+      if (!stopped && !nudged) await sleep(wait)
+    }
+  }
+
+  return {
+    start() {
+      if (!stopped) return
+      stopped = false
+      loop = run()
+    },
+    nudge() {
+      nudged = true
+      wake?.()
+    },
+    async stop() {
+      if (stopped) return
+      stopped = true
+      wake?.()
+      await loop
+      // Claimed but never started: due again at once, for whichever instance looks first.
+      const now = new Date().toISOString()
+      for (const id of unstarted) {
+        await store.outbox.retryAt(id, now, 'stopped before sending').catch((error: unknown) =>
+          // Its lease lapses by itself: the mail is due again then.
+          log.warn({ mail: id, reason: describe(error) }, 'outbox: could not hand a claimed mail back'),
+        )
+      }
+      unstarted.clear()
+    },
+  }
+}

@@ -1,0 +1,42 @@
+// The visitor's pages as HTML: the build's render module (dist/visitor/render.js, made from web/)
+// inside the site's shell (its CSS, no script), loaded once at start.
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { RenderedPage, VisitorGone, VisitorRender, VisitorView } from '../../contract/visitor.js'
+
+export interface VisitorPages {
+  site: VisitorRender['site']
+  page(view: VisitorView, error?: 'invalid-profile'): string
+  gone(why: VisitorGone): string
+}
+
+const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c)
+
+/** The pages, or undefined when this build has none (a page-only build). */
+export async function loadVisitorPages(dir: string): Promise<VisitorPages | undefined> {
+  const modulePath = join(dir, 'render.js')
+  const shellPath = join(dir, 'shell.html')
+  if (!existsSync(modulePath) || !existsSync(shellPath)) return undefined
+  // The module's shape is the contract's VisitorRender: it is our own build's, made from web/.
+  const { visitor } = (await import(pathToFileURL(modulePath).href)) as { visitor: VisitorRender }
+  const shell = readFileSync(shellPath, 'utf8')
+  const document = ({ title, html }: RenderedPage) =>
+    shell
+      .replace('<!--app-head-->', () =>
+        [
+          `<title>${escape(title)}</title>`,
+          // Not for search engines; and a link's token never leaves in a Referer.
+          '<meta name="robots" content="noindex, nofollow" />',
+          '<meta name="referrer" content="no-referrer" />',
+          '<meta name="color-scheme" content="light dark" />',
+          '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
+        ].join('\n    '),
+      )
+      .replace('<!--app-html-->', () => html)
+  return {
+    site: visitor.site,
+    page: (view, error) => document(visitor.page(view, error)),
+    gone: (why) => document(visitor.gone(why)),
+  }
+}

@@ -1,0 +1,107 @@
+// A real SMTP server for the tests (smtp-server, from the Nodemailer project), on 127.0.0.1: it
+// keeps every message it accepts, parsed by mailparser; it can refuse chosen recipients for good
+// (550) and be stopped and started again on the same port, as a provider's outage.
+import { type ParsedMail, simpleParser } from 'mailparser'
+import { SMTPServer } from 'smtp-server'
+import { freePort } from './ports'
+
+export interface ReceivedMail {
+  to: string
+  messageId: string
+  subject: string
+  parsed: ParsedMail
+  raw: string
+}
+
+export interface TestSmtp {
+  url: string
+  port: number
+  received: ReceivedMail[]
+  /** Every RCPT TO the server was asked for, accepted or not. */
+  attempts: string[]
+  /** Recipients answered 550 (permanent failure). */
+  refuse: Set<string>
+  /** Resolves when `count` mails have arrived (or rejects after `timeoutMs`). */
+  waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedMail[]>
+  stop: () => Promise<void>
+  start: () => Promise<void>
+}
+
+export async function startSmtp(): Promise<TestSmtp> {
+  const port = await freePort()
+  const received: ReceivedMail[] = []
+  const attempts: string[] = []
+  const refuse = new Set<string>()
+  const waiters = new Set<() => void>()
+  let server: SMTPServer | undefined
+
+  const make = () =>
+    new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      // A stop is an outage now, not in 30 s: open connections are cut.
+      closeTimeout: 100,
+      logger: false,
+      onRcptTo(address, _session, callback) {
+        attempts.push(address.address)
+        if (refuse.has(address.address.toLowerCase())) {
+          const error = Object.assign(new Error('5.1.1 Recipient address rejected: no such user'), { responseCode: 550 })
+          return callback(error)
+        }
+        return callback()
+      },
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = []
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8')
+          simpleParser(raw).then(
+            (parsed) => {
+              for (const rcpt of session.envelope.rcptTo)
+                received.push({ to: rcpt.address, messageId: parsed.messageId ?? '', subject: parsed.subject ?? '', parsed, raw })
+              for (const wake of waiters) wake()
+              callback()
+            },
+            (error: unknown) => callback(error as Error),
+          )
+        })
+      },
+    })
+
+  const smtp: TestSmtp = {
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    received,
+    attempts,
+    refuse,
+    waitFor: (count, timeoutMs = 20_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (received.length < count) return
+          clearTimeout(timer)
+          waiters.delete(check)
+          resolve(received)
+        }
+        const timer = setTimeout(() => {
+          waiters.delete(check)
+          reject(new Error(`${received.length} of ${count} mails arrived in ${timeoutMs} ms`))
+        }, timeoutMs)
+        waiters.add(check)
+        check()
+      }),
+    start: async () => {
+      server = make()
+      await new Promise<void>((resolve, reject) => {
+        server?.once('error', reject)
+        server?.listen(port, '127.0.0.1', () => resolve())
+      })
+    },
+    stop: async () => {
+      const running = server
+      server = undefined
+      if (running) await new Promise<void>((resolve) => running.close(() => resolve()))
+    },
+  }
+  await smtp.start()
+  return smtp
+}
