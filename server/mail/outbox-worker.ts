@@ -36,7 +36,10 @@ export interface MailWorkerOptions {
   /** Mails claimed at a time, and sent at once. */
   batchSize?: number
   concurrency?: number
-  /** How long a claim holds a mail; a crashed instance's mails are due again after it. */
+  /**
+   * How long a claim holds a mail unless renewed; the worker renews its claims while it works on
+   * them, so a crashed instance's mails are due again this soon.
+   */
   leaseMs?: number
   /** The longest sleep between looks at the outbox (another instance may have queued mail). */
   pollMs?: number
@@ -70,7 +73,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const retry = options.retry ?? RETRY
   const batchSize = options.batchSize ?? 20
   const concurrency = options.concurrency ?? 4
-  const leaseMs = options.leaseMs ?? 60_000
+  const leaseMs = options.leaseMs ?? 15_000
   const pollMs = options.pollMs ?? 1_000
   let stopped = true
   let loop: Promise<void> | undefined
@@ -78,6 +81,15 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   let nudged = false
   /** Claimed, not yet handed to the transport: given back when the worker stops. */
   const unstarted = new Set<number>()
+  /** Claimed and not yet settled: their leases are renewed while the worker is at them. */
+  const held = new Set<number>()
+  const heartbeat = setInterval(() => {
+    if (held.size === 0) return
+    store.outbox
+      .extendLease([...held], leaseMs)
+      .catch((error: unknown) => log.warn({ reason: describe(error) }, 'outbox: could not renew leases'))
+  }, leaseMs / 3)
+  heartbeat.unref()
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -148,7 +160,10 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       nudged = false
       const mails = await store.outbox.claim(batchSize, leaseMs)
       if (mails.length === 0) return
-      for (const mail of mails) unstarted.add(mail.id)
+      for (const mail of mails) {
+        unstarted.add(mail.id)
+        held.add(mail.id)
+      }
       const queue = [...mails]
       const lanes = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
         for (let mail = queue.shift(); mail && !stopped; mail = queue.shift()) {
@@ -197,6 +212,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       await loop
       // Claimed but never started: due again at once, for whichever instance looks first.
       const now = new Date().toISOString()
+      clearInterval(heartbeat)
+      held.clear()
       for (const id of unstarted) {
         await store.outbox.retryAt(id, now, 'stopped before sending').catch((error: unknown) =>
           // Its lease lapses by itself: the mail is due again then.

@@ -483,6 +483,14 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
           }))
         }),
       ),
+    extendLease: (ids, leaseMs) =>
+      run(async () => {
+        if (ids.length === 0) return
+        await pool.query(
+          `UPDATE outbox SET lease_until = now() + $2 * interval '1 millisecond' WHERE id = ANY($1::bigint[]) AND state = 'sending'`,
+          [ids, leaseMs],
+        )
+      }),
     markSent: (id) =>
       run(
         async () =>

@@ -299,6 +299,10 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
     `UPDATE outbox SET state = 'queued', next_attempt_at = @at, lease_until = NULL, last_error = @error WHERE id = @id`,
   )
   const giveUp = db.prepare(`UPDATE outbox SET state = @state, token = NULL, lease_until = NULL, last_error = @error WHERE id = @id`)
+  const extend = db.prepare(`UPDATE outbox SET lease_until = @leaseUntil WHERE id = @id AND state = 'sending'`)
+  const extendAll = db.transaction((ids: readonly number[], leaseUntil: string) => {
+    for (const id of ids) extend.run({ id, leaseUntil })
+  })
   const counts = db.prepare('SELECT state, count(*) AS n FROM outbox GROUP BY state')
   const nextDue = db
     .prepare(
@@ -307,6 +311,7 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
     .pluck()
   return {
     claim: (limit, leaseMs) => run(() => claim(limit, leaseMs)),
+    extendLease: (ids, leaseMs) => run(() => extendAll(ids, new Date(Date.now() + leaseMs).toISOString())),
     markSent: (id) => run(() => void sent.run({ id, now: now() })),
     retryAt: (id, at, error) => run(() => void retry.run({ id, at, error })),
     giveUp: (id, state, error) => run(() => void giveUp.run({ id, state, error })),

@@ -86,6 +86,8 @@ export interface OutboxStore {
    * Confirmation mails come before campaign mails.
    */
   claim(limit: number, leaseMs: number): Promise<ClaimedMail[]>
+  /** The worker is still at these mails: their leases run `leaseMs` from now. */
+  extendLease(ids: readonly number[], leaseMs: number): Promise<void>
   markSent(id: number): Promise<void>
   /** A transient failure: due again at `at` (ISO 8601). */
   retryAt(id: number, at: string, error: string): Promise<void>

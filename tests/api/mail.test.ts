@@ -104,6 +104,21 @@ describe.each(STORES)('mail on $kind', ({ kind, available }) => {
     expect(row?.unsubscribed_at).toMatch(/^\d{4}-/)
   })
 
+  it.skipIf(!available)('retries a deferred mail, and sends nothing more once the address stops e-mails', async () => {
+    smtp.defer.add('deferred@example.com')
+    await join(server.url, 'deferred@example.com')
+    for (let i = 0; i < 100 && !smtp.attempts.includes('deferred@example.com'); i++) await new Promise((r) => setTimeout(r, 20))
+    const [row] = await server.app.store.list({ limit: 1, search: 'deferred@' })
+    // Queued again for a retry in 2 s: the visitor stops e-mails meanwhile.
+    for (let i = 0; i < 100 && (await server.app.store.outbox.counts()).sending > 0; i++) await new Promise((r) => setTimeout(r, 20))
+    expect(row?.mail_state).toBe('queued')
+    await server.app.store.visitors.setSubscribed(row?.id ?? 0, false)
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    expect(smtp.attempts.filter((a) => a === 'deferred@example.com')).toHaveLength(1)
+    const data = await server.app.store.visitors.data(row?.id ?? 0)
+    expect(data.mails).toMatchObject([{ kind: 'confirm', state: 'failed', attempts: 1 }])
+  })
+
   it.skipIf(!available)('bounces a recipient the server refuses for good after one try, and sends the others', async () => {
     smtp.refuse.add('refused@example.com')
     for (const email of ['before@example.com', 'refused@example.com', 'after@example.com']) await join(server.url, email)

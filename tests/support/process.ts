@@ -1,6 +1,8 @@
 // The real entry point (dist/server/main.js, what `npm start` runs) as a child process.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Env } from '../../server/config'
 
@@ -16,9 +18,12 @@ export interface ServerProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | NodeJS.Signals | null>
 }
 
+/** Without SMTP, mails are files: each process writes them in a temporary folder, not the checkout's data/. */
+const mailDir = () => mkdtempSync(join(tmpdir(), 'kennect-mail-'))
+
 function launch(env: Env, nodeArgs: string[] = []) {
   const child = spawn(process.execPath, [...nodeArgs, MAIN], {
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', MAIL_DIR: mailDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

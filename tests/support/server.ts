@@ -37,9 +37,12 @@ export async function freshDatabase(kind: StoreKind): Promise<{ env: Env; cleanu
 export async function startServer(env: Env = {}, store: StoreKind = 'sqlite', options: AppOptions = {}): Promise<TestServer> {
   // A DATABASE_URL given by the test (a private PostgreSQL) is used as it is.
   const db = env.DATABASE_URL ? { env: {}, cleanup: async () => undefined } : await freshDatabase(store)
+  // Mails without SMTP are files: in a folder of this server's own, never the checkout's data/.
+  const mailDir = mkdtempSync(join(tmpdir(), 'kennect-mail-'))
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
+    MAIL_DIR: mailDir,
     ...db.env,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '0',
@@ -61,6 +64,7 @@ export async function startServer(env: Env = {}, store: StoreKind = 'sqlite', op
       closed = true
       await app.close()
       await db.cleanup()
+      rmSync(mailDir, { recursive: true, force: true })
     },
   }
 }

@@ -21,6 +21,8 @@ export interface TestSmtp {
   attempts: string[]
   /** Recipients answered 550 (permanent failure). */
   refuse: Set<string>
+  /** Recipients answered 451 (try again later). */
+  defer: Set<string>
   /** Resolves when `count` mails have arrived (or rejects after `timeoutMs`). */
   waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedMail[]>
   stop: () => Promise<void>
@@ -32,6 +34,7 @@ export async function startSmtp(): Promise<TestSmtp> {
   const received: ReceivedMail[] = []
   const attempts: string[] = []
   const refuse = new Set<string>()
+  const defer = new Set<string>()
   const waiters = new Set<() => void>()
   let server: SMTPServer | undefined
 
@@ -47,6 +50,9 @@ export async function startSmtp(): Promise<TestSmtp> {
         if (refuse.has(address.address.toLowerCase())) {
           const error = Object.assign(new Error('5.1.1 Recipient address rejected: no such user'), { responseCode: 550 })
           return callback(error)
+        }
+        if (defer.has(address.address.toLowerCase())) {
+          return callback(Object.assign(new Error('4.7.1 Greylisted, please try again later'), { responseCode: 451 }))
         }
         return callback()
       },
@@ -74,6 +80,7 @@ export async function startSmtp(): Promise<TestSmtp> {
     received,
     attempts,
     refuse,
+    defer,
     waitFor: (count, timeoutMs = 20_000) =>
       new Promise((resolve, reject) => {
         const check = () => {

@@ -1,0 +1,124 @@
+// The visitor's own page, reached as a person reaches it: a join, the confirmation mail at a real
+// SMTP server, its link opened in Chromium. Confirm, the profile, the download, stopping e-mails
+// and deleting each do what they say, with JavaScript on and off (the page needs none).
+import AxeBuilder from '@axe-core/playwright'
+import { readFileSync } from 'node:fs'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { visitorContent as copy } from '../../web/visitor/content'
+import { useServerAndBrowser } from '../support/browser-suite'
+import { chromiumAvailable } from '../support/chromium'
+import { visit } from '../support/page'
+import { startSmtp, type TestSmtp } from '../support/smtp'
+
+let smtp: TestSmtp
+beforeAll(async () => {
+  smtp = await startSmtp()
+})
+afterAll(() => smtp?.stop())
+
+describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
+  const suite = useServerAndBrowser({
+    get SMTP_URL() {
+      return smtp.url
+    },
+    MAIL_RATE_PER_SECOND: '0',
+  })
+
+  /** Joins with the address and answers the link of the mail it gets. */
+  async function linkFor(email: string): Promise<string> {
+    const before = smtp.received.length
+    const answer = await fetch(`${suite.server.url}/rest/v1/waitlist`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email }),
+    })
+    expect(answer.status).toBe(201)
+    const mails = await smtp.waitFor(before + 1)
+    const mail = mails.find((m) => m.to === email)
+    return /(https?:\/\/\S+\/me\/[A-Za-z0-9_-]{43})(?=\s)/.exec(mail?.parsed.text ?? '')?.[1] ?? ''
+  }
+
+  const signUp = async (email: string) => (await suite.server.app.store.list({ limit: 1, search: email }))[0]
+  const notice = (page: Page) => page.getByRole('status')
+
+  it.each([true, false])('does what each button says, JavaScript %s', async (javaScriptEnabled) => {
+    const email = `story-${javaScriptEnabled ? 'js' : 'nojs'}@example.com`
+    const link = await linkFor(email)
+    const { page, problems } = await visit(suite.browser, link, { javaScriptEnabled, acceptDownloads: true })
+    await page.getByRole('heading', { level: 1, name: copy.heading }).waitFor()
+    expect(await page.getByText(email, { exact: false }).first().isVisible()).toBe(true)
+
+    // Confirm: a button, and the page then says so.
+    await page.getByRole('button', { name: copy.confirm.button }).click()
+    await page.waitForURL(/\?done=confirmed$/)
+    expect(await notice(page).innerText()).toBe(copy.notices.confirmed)
+    expect(await page.getByRole('button', { name: copy.confirm.button }).count()).toBe(0)
+    expect((await signUp(email))?.confirmed_at).toMatch(/^\d{4}-/)
+
+    // Tell us about you: kept, and shown again as chosen.
+    await page.getByRole('radio', { name: copy.profile.roles.breeder }).check()
+    await page.getByRole('combobox', { name: copy.profile.breedLabel(1) }).fill('Labrador Retriever')
+    await page.getByRole('combobox', { name: copy.profile.breedLabel(2) }).fill('Our own Lab cross')
+    await page.getByRole('combobox', { name: copy.profile.country }).selectOption({ label: 'United Kingdom' })
+    await page.getByRole('button', { name: copy.profile.save }).click()
+    await page.waitForURL(/\?done=saved$/)
+    expect(await notice(page).innerText()).toBe(copy.notices.saved)
+    expect(await page.getByRole('radio', { name: copy.profile.roles.breeder }).isChecked()).toBe(true)
+    expect(await page.getByRole('combobox', { name: copy.profile.breedLabel(2) }).inputValue()).toBe('Our own Lab cross')
+    expect(await page.getByRole('combobox', { name: copy.profile.country }).inputValue()).toBe('GB')
+    expect(await signUp(email)).toMatchObject({ role: 'breeder', breeds: ['Labrador Retriever', 'Our own Lab cross'], country: 'GB' })
+
+    // Download: everything kept about the address, as JSON.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: copy.data.button }).click()])
+    const data = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
+      signup: { email: string; role: string }
+      mails: { kind: string }[]
+    }
+    expect(data.signup).toMatchObject({ email, role: 'breeder', country: 'GB' })
+    expect(data.mails.map((m) => m.kind)).toEqual(['confirm'])
+
+    // Stop e-mails, and take it back.
+    await page.getByRole('button', { name: copy.emails.stop }).click()
+    await page.waitForURL(/\?done=unsubscribed$/)
+    expect(await notice(page).innerText()).toBe(copy.notices.unsubscribed)
+    expect((await signUp(email))?.unsubscribed_at).toMatch(/^\d{4}-/)
+    await page.getByRole('button', { name: copy.emails.restart }).click()
+    await page.waitForURL(/\?done=resubscribed$/)
+    expect((await signUp(email))?.unsubscribed_at).toBeNull()
+
+    // Delete: a second step, then nothing is left, and the link shows nothing.
+    await page.getByRole('button', { name: copy.remove.button }).click()
+    await page.getByRole('heading', { level: 1, name: copy.remove.confirmHeading }).waitFor()
+    expect(await signUp(email)).toBeDefined() // the first step deletes nothing
+    await page.getByRole('button', { name: copy.remove.confirm }).click()
+    await page.getByRole('heading', { level: 1, name: copy.gone.deleted.heading }).waitFor()
+    expect(await signUp(email)).toBeUndefined()
+    expect(await suite.server.app.store.outbox.counts()).toMatchObject({ queued: 0, sending: 0 })
+    const again = await page.goto(link)
+    expect(again?.status()).toBe(404)
+    await page.getByRole('heading', { level: 1, name: copy.gone['not-found'].heading }).waitFor()
+    expect(problems.filter((p) => !p.includes('404'))).toEqual([])
+    await page.context().close()
+  })
+
+  it.each([
+    { width: 390, colorScheme: 'light' },
+    { width: 1280, colorScheme: 'light' },
+    { width: 390, colorScheme: 'dark' },
+    { width: 1280, colorScheme: 'dark' },
+  ] as const)('finds no axe violation at $width px, $colorScheme', async ({ width, colorScheme }) => {
+    const link = await linkFor(`axe-${width}-${colorScheme}@example.com`)
+    const { page } = await visit(suite.browser, `${link}?done=saved`, { viewport: { width, height: 900 }, colorScheme })
+    const violations = async () =>
+      (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    expect(await violations()).toEqual([])
+    await page.getByRole('button', { name: copy.remove.button }).click()
+    await page.getByRole('heading', { level: 1, name: copy.remove.confirmHeading }).waitFor()
+    expect(await violations()).toEqual([])
+    await page.goto(`${suite.server.url}/me/${'x'.repeat(43)}`)
+    expect(await violations()).toEqual([])
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+    await page.context().close()
+  })
+})
