@@ -7,6 +7,8 @@
 // in this process; each server is its own process.
 import autocannon from 'autocannon'
 import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ensureBuild, root } from '../scripts/ensure-build.mjs'
 import { loadConfig } from '../server/config'
@@ -39,13 +41,22 @@ interface Row {
   created: number
 }
 
+/** Mail goes out as in production, at the default pace; as files in a folder of the bench's own. */
+const MAIL_DIR = mkdtempSync(join(tmpdir(), 'kennect-bench-mail-'))
 const LIMITS_ON = { RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_PER_HOUR: '100000000', TRUST_PROXY: 'loopback' }
 const LIMITS_OFF = { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_HOUR: '0' }
 
 async function start(target: Target): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort()
   const child = spawn(process.execPath, [target.entry], {
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), ...(target.limits ? LIMITS_ON : LIMITS_OFF), ...target.env },
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      MAIL_DIR,
+      ...(target.limits ? LIMITS_ON : LIMITS_OFF),
+      ...target.env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`
@@ -166,6 +177,7 @@ for (const r of rows) {
     `| ${r.target.padEnd(22)} | ${cell(r.connections, 5)} | ${cell(Math.round(r.perSecond), 10)} | ${cell(r.p50, 6)} | ${cell(r.p99, 6)} | ${cell(r.errors, 6)} | ${cell(`${(ratio * 100).toFixed(0)} %`, 10)} |`,
   )
 }
+rmSync(MAIL_DIR, { recursive: true, force: true })
 if (mismatches.length > 0) {
   console.error(`\nEvery 201 must be a stored row: ${mismatches.join('; ')}`)
   process.exitCode = 1

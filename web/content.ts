@@ -328,7 +328,7 @@ export const waitlist: Content['waitlist'] = {
   submitting: 'Joining…',
   success: joined,
   failure: failed,
-  privacyNote: `We keep your email address, when you joined and where your visit came from, only to tell you when ${name} launches. To be removed, email ${site.supportEmail}.`,
+  privacyNote: `We keep your email address, when you joined and where your visit came from, to confirm your place and tell you when ${name} launches. Our mail links to a page of your own, where you can see, download or delete it.`,
   privacyLink: 'How we handle your data',
   outcomes: {
     joined,
@@ -354,9 +354,9 @@ export const privacy: Content['privacy'] = {
   id: 'privacy',
   heading: 'Privacy',
   paragraphs: [
-    `When you join the waitlist we keep three things: your email address, the moment you joined, and where your visit came from (the campaign name in the link you followed, or the name of the website that sent you, never the full address of that page). We do not keep your IP address or details of your browser with it.`,
-    `We use your address for one thing only: to tell you when ${name} is available to download. We do not sell it, share it or send you anything else.`,
-    `To have your address removed, email ${site.supportEmail}. We delete it from the waitlist for good.`,
+    `When you join the waitlist we keep your email address, the moment you joined, and where your visit came from (the campaign name in the link you followed, or the name of the website that sent you, never the full address of that page). We do not keep your IP address or details of your browser with it.`,
+    `We send you one mail to confirm your address. It links to a page of your own, where you can confirm, tell us if you like whether you breed, own or love dogs, which breeds and where you live, download everything we keep, stop our e-mails, or delete your sign-up for good.`,
+    `We use your address to tell you when ${name} is ready for you, and for nothing else. We do not sell it or share it. If you cannot find our mail, email ${site.supportEmail} and we will delete your address by hand.`,
   ],
 }
 

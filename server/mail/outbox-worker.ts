@@ -78,6 +78,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   let stopped = true
   let loop: Promise<void> | undefined
   let wake: (() => void) | undefined
+  /** Every wait under way (the lanes pace at once): stop() ends them all. */
+  const waits = new Set<() => void>()
   let nudged = false
   /** Claimed, not yet handed to the transport: given back when the worker stops. */
   const unstarted = new Set<number>()
@@ -91,15 +93,21 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   }, leaseMs / 3)
   heartbeat.unref()
 
-  const sleep = (ms: number) =>
+  /**
+   * Waits `ms`. Only the idle wait between looks at the outbox may be cut short by a nudge; a wait
+   * for the pace is never (under load every sign-up nudges). stop() cuts either.
+   */
+  const sleep = (ms: number, wakeOnNudge: boolean) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, Math.max(0, ms))
       function done() {
         clearTimeout(timer)
-        wake = undefined
+        if (wake === done) wake = undefined
+        waits.delete(done)
         resolve()
       }
-      wake = done
+      waits.add(done)
+      if (wakeOnNudge) wake = done
     })
 
   /** Waits for a slot in this second's allowance, counted for the whole deployment. */
@@ -109,7 +117,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       const second = Math.floor(Date.now() / 1000)
       const [count] = await store.counters.hit([{ key: `mail:pace:${second}`, windowMs: 1000 }])
       if ((count?.hits ?? 0) <= options.ratePerSecond) return
-      await sleep((second + 1) * 1000 - Date.now())
+      await sleep((second + 1) * 1000 - Date.now(), false)
     }
   }
 
@@ -191,7 +199,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       } catch {
         wait = pollMs // the store is down: the next look says so
       }
-      if (!stopped && !nudged) await sleep(wait)
+      if (!stopped && !nudged) await sleep(wait, true)
     }
   }
 
@@ -208,7 +216,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     async stop() {
       if (stopped) return
       stopped = true
-      wake?.()
+      for (const done of [...waits]) done()
       await loop
       // Claimed but never started: due again at once, for whichever instance looks first.
       const now = new Date().toISOString()

@@ -427,6 +427,16 @@ function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
 }
 
 function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
+  // The mails sent in one event-loop turn are recorded in one statement (one commit for all).
+  const sentMarks = createGroupCommit<number, void>(async (ids) => {
+    await run(() =>
+      pool.query(
+        `UPDATE outbox SET state = 'sent', sent_at = now(), token = NULL, lease_until = NULL, last_error = NULL WHERE id = ANY($1::bigint[])`,
+        [ids],
+      ),
+    )
+    return ids.map(() => ({ ok: true as const, value: undefined }))
+  })
   type Due = {
     id: string
     kind: 'confirm' | 'campaign'
@@ -491,14 +501,7 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
           [ids, leaseMs],
         )
       }),
-    markSent: (id) =>
-      run(
-        async () =>
-          void (await pool.query(
-            `UPDATE outbox SET state = 'sent', sent_at = now(), token = NULL, lease_until = NULL, last_error = NULL WHERE id = $1`,
-            [id],
-          )),
-      ),
+    markSent: (id) => sentMarks.submit(id),
     retryAt: (id, at, error) =>
       run(
         async () =>

@@ -295,6 +295,19 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
   const sent = db.prepare(
     `UPDATE outbox SET state = 'sent', sent_at = @now, token = NULL, lease_until = NULL, last_error = NULL WHERE id = @id`,
   )
+  // The mails sent in one event-loop turn are recorded in one transaction (one fsync for all).
+  const markBatch = db.transaction((ids: readonly number[]) => {
+    const at = now()
+    for (const id of ids) sent.run({ id, now: at })
+  })
+  const sentMarks = createGroupCommit<number, void>((ids) => {
+    try {
+      markBatch(ids)
+    } catch (error) {
+      throw toStoreError(error)
+    }
+    return ids.map(() => ({ ok: true, value: undefined }))
+  })
   const retry = db.prepare(
     `UPDATE outbox SET state = 'queued', next_attempt_at = @at, lease_until = NULL, last_error = @error WHERE id = @id`,
   )
@@ -312,7 +325,7 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
   return {
     claim: (limit, leaseMs) => run(() => claim(limit, leaseMs)),
     extendLease: (ids, leaseMs) => run(() => extendAll(ids, new Date(Date.now() + leaseMs).toISOString())),
-    markSent: (id) => run(() => void sent.run({ id, now: now() })),
+    markSent: (id) => sentMarks.submit(id),
     retryAt: (id, at, error) => run(() => void retry.run({ id, at, error })),
     giveUp: (id, state, error) => run(() => void giveUp.run({ id, state, error })),
     counts: () =>

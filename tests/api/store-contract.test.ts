@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../server/config'
 import { createStore, StoreUnavailableError, type WaitlistStore } from '../../server/store/index'
+import { hashToken } from '../../server/secrets'
 import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'
 import { row } from '../support/rows'
@@ -145,6 +146,82 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(await store.counters.peek('ip:c')).toEqual({ hits: 0, resetMs: 0 }) // the window closed
     expect((await store.counters.hit([{ key: 'ip:c', windowMs: minute }]))[0]?.hits).toBe(1)
+  })
+
+  it.skipIf(!available)('queues a confirmation mail with a new address, and again only after a day for an unconfirmed one', async () => {
+    const { store } = await open()
+    expect(await store.add(row('queue@example.com'))).toEqual({ inserted: true, mailQueued: true })
+    expect(await store.add(row('QUEUE@example.com'))).toEqual({ inserted: false, mailQueued: false })
+    expect(await store.outbox.counts()).toMatchObject({ queued: 1 })
+    // Several equal addresses in one batch: one row, one mail.
+    const results = await Promise.all(
+      [row('batch@example.com'), row('Batch@example.com'), row('batch@EXAMPLE.com')].map((r) => store.add(r)),
+    )
+    expect(results.filter((r) => r.inserted)).toHaveLength(1)
+    expect(results.filter((r) => r.mailQueued)).toHaveLength(1)
+    expect(await store.outbox.counts()).toMatchObject({ queued: 2 })
+  })
+
+  it.skipIf(!available)('claims due mails once each, with a token that opens the page, and records what became of them', async () => {
+    const { store } = await open()
+    for (const email of ['m1@example.com', 'm2@example.com', 'm3@example.com']) await store.add(row(email))
+    const [first, second] = await Promise.all([store.outbox.claim(2, 60_000), store.outbox.claim(2, 60_000)])
+    const claimed = [...(first ?? []), ...(second ?? [])]
+    expect(claimed.map((m) => m.to).sort()).toEqual(['m1@example.com', 'm2@example.com', 'm3@example.com'])
+    expect(await store.outbox.claim(10, 60_000)).toEqual([]) // all leased
+    const [a, b, c] = claimed
+    if (!a || !b || !c) throw new Error('three mails')
+    expect(a).toMatchObject({ kind: 'confirm', campaignId: null, attempt: 1 })
+    expect(a.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(a.messageKey).toMatch(/^[0-9a-f-]{36}$/)
+    expect((await store.visitors.byToken(hashToken(a.token)))?.email).toBe(a.to)
+    await store.outbox.markSent(a.id)
+    await store.outbox.giveUp(b.id, 'bounced', '550 no such user')
+    // A retry that is due now comes back with the same token and message key, as the next attempt.
+    await store.outbox.retryAt(c.id, new Date(Date.now() - 1000).toISOString(), '451 later')
+    expect(await store.outbox.nextDue()).not.toBeNull()
+    const [again] = await store.outbox.claim(10, 60_000)
+    expect(again).toMatchObject({ id: c.id, token: c.token, messageKey: c.messageKey, attempt: 2 })
+    await store.outbox.extendLease([c.id], 60_000)
+    expect(await store.outbox.counts()).toEqual({ queued: 0, sending: 1, sent: 1, failed: 0, bounced: 1 })
+    // A lapsed lease (a crashed worker) makes the mail due again.
+    await store.outbox.extendLease([c.id], -1000)
+    expect((await store.outbox.claim(10, 60_000)).map((m) => m.id)).toEqual([c.id])
+  })
+
+  it.skipIf(!available)('keeps what a visitor says, stops and restarts their mail, and deletes all of it', async () => {
+    const { store } = await open()
+    await store.add(row('visitor@example.com'))
+    const [mail] = await store.outbox.claim(1, 60_000)
+    if (!mail) throw new Error('a mail')
+    const hash = hashToken(mail.token)
+    const visitor = await store.visitors.byToken(hash)
+    expect(visitor).toMatchObject({
+      email: 'visitor@example.com',
+      confirmed_at: null,
+      unsubscribed_at: null,
+      profile: { role: null, breeds: [], country: null },
+    })
+    const id = visitor?.id ?? 0
+    await store.visitors.confirm(id)
+    await store.visitors.saveProfile(id, { role: 'club', breeds: ['Beagle', 'Basset Hound'], country: 'FR' })
+    await store.visitors.setSubscribed(id, false)
+    const after = await store.visitors.byToken(hash)
+    expect(after?.confirmed_at).toMatch(/^\d{4}-\d\d-\d\dT/)
+    expect(after?.unsubscribed_at).toMatch(/^\d{4}-/)
+    expect(after?.profile).toEqual({ role: 'club', breeds: ['Beagle', 'Basset Hound'], country: 'FR' })
+    await store.visitors.setSubscribed(id, true)
+    expect((await store.visitors.byToken(hash))?.unsubscribed_at).toBeNull()
+    const data = await store.visitors.data(id)
+    expect(data.signup).toMatchObject({ email: 'visitor@example.com', role: 'club', breeds: ['Beagle', 'Basset Hound'], country: 'FR' })
+    expect(data.mails).toMatchObject([{ kind: 'confirm', state: 'sending', attempts: 1 }])
+    expect(data.page_links).toBe(1)
+    const [listed] = await store.list({ limit: 1 })
+    expect(listed).toMatchObject({ role: 'club', breeds: ['Beagle', 'Basset Hound'], country: 'FR', mail_state: 'sending' })
+    await store.visitors.remove(id)
+    expect(await store.visitors.byToken(hash)).toBeUndefined()
+    expect(await store.count()).toBe(0)
+    expect(await store.outbox.counts()).toEqual({ queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 })
   })
 
   it.skipIf(!available)('answers ping while open, and rejects as unavailable once closed', async () => {

@@ -1,6 +1,6 @@
 // The admin API as the page calls it, with the token of this tab.
 import { ADMIN_API_PREFIX } from '../../contract/paths'
-import type { SignupsPage, Stats } from '../../contract/admin-api'
+import type { LocalMailPreview, MailOverview, SignupsPage, Stats } from '../../contract/admin-api'
 
 export class AdminApiError extends Error {
   constructor(readonly status: number) {
@@ -16,6 +16,8 @@ export function createAdminApi(token: string) {
   }
   return {
     stats: async (): Promise<Stats> => (await call('/stats')).json(),
+    mail: async (): Promise<MailOverview> => (await call('/mail')).json(),
+    localMail: async (name: string): Promise<LocalMailPreview> => (await call(`/mail/local/${encodeURIComponent(name)}`)).json(),
     /** `signal` cancels it: a newer search makes an older one's answer worthless. */
     signups: async (search: string, after?: number, signal?: AbortSignal): Promise<SignupsPage> => {
       const query = new URLSearchParams({ limit: '50' })

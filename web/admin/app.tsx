@@ -1,13 +1,27 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
-
-/** A search waits for this pause in typing, so a word typed is one request, not one per key. */
-const SEARCH_PAUSE_MS = 250
+import type { SignUp, Stats } from '../../contract/admin-api'
 import { Button } from '../components/ui/button'
 import { Input } from '../components/ui/input'
 import { AdminApiError, type AdminApi, createAdminApi } from './api'
 import { PerDayTable, SignupsChart } from './chart'
 import { adminContent as copy } from './content'
-import type { SignUp, Stats } from '../../contract/admin-api'
+import { MailPanel } from './mail'
+
+/** A search waits for this pause in typing, so a word typed is one request, not one per key. */
+const SEARCH_PAUSE_MS = 250
+
+/** What the list says of a sign-up beyond its address: confirmed, its mail, its profile. */
+function statusOf(row: SignUp): string {
+  const parts = [row.confirmed_at ? copy.status.confirmed : copy.status.unconfirmed]
+  if (row.unsubscribed_at) parts.push(copy.status.unsubscribed)
+  if (row.mail_state) parts.push(copy.status.mail(row.mail_state))
+  return parts.join(' · ')
+}
+
+function profileOf(row: SignUp): string {
+  const parts = [row.role ? copy.roles[row.role] : '', row.country ?? '', row.breeds.join(', ')].filter(Boolean)
+  return parts.length > 0 ? parts.join(' · ') : copy.noProfile
+}
 
 /** The token lives in sessionStorage: this tab only, gone when it closes. */
 const TOKEN_KEY = 'kennect-admin-token'
@@ -219,6 +233,7 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
           </ol>
         </section>
       </div>
+      <MailPanel api={api} onFailure={fail} />
       <section aria-label={copy.listLabel} className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
         <label htmlFor="admin-search" className="block text-sm font-semibold text-stone-700">
           {copy.searchLabel}
@@ -243,6 +258,12 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
                 <th scope="col" className="hidden w-44 py-2 pr-4 sm:table-cell">
                   {copy.columns.joined}
                 </th>
+                <th scope="col" className="hidden w-40 py-2 pr-4 lg:table-cell">
+                  {copy.columns.status}
+                </th>
+                <th scope="col" className="hidden w-48 py-2 pr-4 lg:table-cell">
+                  {copy.columns.profile}
+                </th>
                 <th scope="col" className="hidden w-40 py-2 pr-4 sm:table-cell">
                   {copy.columns.source}
                 </th>
@@ -262,8 +283,13 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
                       <span className="mt-0.5 block text-xs text-stone-600 sm:hidden">
                         {joined} · {source}
                       </span>
+                      <span className="mt-0.5 block text-xs text-stone-600 lg:hidden">
+                        {statusOf(row)} · {profileOf(row)}
+                      </span>
                     </td>
                     <td className="hidden py-2 pr-4 align-top text-stone-700 sm:table-cell">{joined}</td>
+                    <td className="hidden py-2 pr-4 align-top text-stone-700 lg:table-cell">{statusOf(row)}</td>
+                    <td className="hidden py-2 pr-4 align-top break-words text-stone-700 lg:table-cell">{profileOf(row)}</td>
                     <td className="hidden py-2 pr-4 align-top break-all text-stone-700 sm:table-cell">{source}</td>
                     <td className="py-2 text-right align-top">
                       <Button variant="outline" size="sm" aria-label={copy.removeLabel(row.email)} onClick={() => void remove(row.email)}>

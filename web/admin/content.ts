@@ -1,4 +1,7 @@
 // Every word of the admin page.
+import type { MailState } from '../../contract/admin-api'
+import type { Role } from '../../contract/visitor'
+
 export const adminContent = {
   title: 'Waitlist',
   signIn: {
@@ -21,7 +24,34 @@ export const adminContent = {
   listLabel: 'All sign-ups',
   searchLabel: 'Search addresses',
   searchPlaceholder: 'part of an address',
-  columns: { email: 'Email', joined: 'Joined (UTC)', source: 'Source', actions: 'Actions' },
+  columns: { email: 'Email', joined: 'Joined (UTC)', status: 'Status', profile: 'Profile', source: 'Source', actions: 'Actions' },
+  status: {
+    confirmed: 'confirmed',
+    unconfirmed: 'not confirmed',
+    unsubscribed: 'no e-mails',
+    mail: (state: MailState) => `mail ${state}`,
+  },
+  roles: { breeder: 'breeder', owner: 'owner', club: 'club', enthusiast: 'enthusiast' } satisfies Record<Role, string>,
+  noProfile: '(no profile)',
+  mail: {
+    heading: 'Mail',
+    outbox: 'Outbox',
+    states: { queued: 'Queued', sending: 'Sending', sent: 'Sent', failed: 'Failed', bounced: 'Bounced' } satisfies Record<
+      MailState,
+      string
+    >,
+    viaSmtp: 'Mail leaves through the SMTP server set in SMTP_URL.',
+    viaFiles: 'No SMTP_URL is set: mail is written to files (MAIL_DIR) and shown here, newest first.',
+    localHeading: 'Local mailbox',
+    noLocal: 'No mail yet.',
+    preview: 'Preview',
+    previewLabel: (subject: string) => `Preview: ${subject}`,
+    close: 'Close preview',
+    frameTitle: 'The mail as a mail client shows it',
+    textVersion: 'Plain-text part',
+    to: 'To',
+    date: 'Date',
+  },
   none: 'No sign-ups match.',
   loadMore: 'Load more',
   exportCsv: 'Export CSV',

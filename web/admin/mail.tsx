@@ -1,0 +1,110 @@
+// The mail side for the team: the outbox by state, followed live, and, without SMTP, the local
+// mailbox with a preview of each mail as a client shows it (links open in a new tab).
+import { useEffect, useState } from 'react'
+import { type LocalMailPreview, MAIL_STATES, type MailOverview } from '../../contract/admin-api'
+import { Button } from '../components/ui/button'
+import type { AdminApi } from './api'
+import { adminContent } from './content'
+
+const copy = adminContent.mail
+/** How often the outbox's figures are fetched again while the page is open. */
+const REFRESH_MS = 3000
+
+/** The mail's HTML inside a sandbox: no script runs, and links open outside it, in a new tab. */
+const framed = (html: string) => `<base target="_blank">${html}`
+
+export function MailPanel({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
+  const [overview, setOverview] = useState<MailOverview | null>(null)
+  const [preview, setPreview] = useState<LocalMailPreview | null>(null)
+
+  useEffect(() => {
+    let current = true
+    const load = () =>
+      api.mail().then(
+        (fresh) => current && setOverview(fresh),
+        (failure: unknown) => current && onFailure(failure),
+      )
+    void load()
+    const timer = setInterval(load, REFRESH_MS)
+    return () => {
+      current = false
+      clearInterval(timer)
+    }
+  }, [api, onFailure])
+
+  async function open(name: string) {
+    try {
+      setPreview(await api.localMail(name))
+    } catch (failure) {
+      onFailure(failure)
+    }
+  }
+
+  return (
+    <section aria-labelledby="mail-heading" className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="mail-heading" className="text-sm font-semibold text-stone-600 uppercase">
+        {copy.heading}
+      </h2>
+      <dl aria-label={copy.outbox} className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-5">
+        {MAIL_STATES.map((state) => (
+          <div key={state} className="rounded-xl bg-stone-100 px-4 py-3">
+            <dt className="text-sm text-stone-600">{copy.states[state]}</dt>
+            <dd className="text-2xl font-bold text-stone-900">{overview ? overview.outbox[state].toLocaleString('en') : '…'}</dd>
+          </div>
+        ))}
+      </dl>
+      {overview ? <p className="mt-3 text-sm text-stone-600">{overview.transport === 'smtp' ? copy.viaSmtp : copy.viaFiles}</p> : null}
+      {overview?.transport === 'files' ? (
+        <>
+          <h3 className="mt-5 font-semibold text-stone-900">{copy.localHeading}</h3>
+          {overview.local.length === 0 ? <p className="mt-2 text-stone-600">{copy.noLocal}</p> : null}
+          <ul className="mt-2 divide-y divide-stone-200">
+            {overview.local.map((mail) => (
+              <li key={mail.name} className="flex flex-wrap items-center justify-between gap-3 py-2">
+                <span className="min-w-0">
+                  <span className="block font-medium break-words text-stone-900">{mail.subject}</span>
+                  <span className="block text-sm break-all text-stone-600">
+                    {mail.to} · {mail.date.replace('T', ' ').slice(0, 19)}
+                  </span>
+                </span>
+                <Button variant="outline" size="sm" aria-label={copy.previewLabel(mail.subject)} onClick={() => void open(mail.name)}>
+                  {copy.preview}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {preview ? (
+        <div role="region" aria-label={copy.previewLabel(preview.subject)} className="mt-5 rounded-xl border border-stone-200 p-4">
+          <div className="flex flex-wrap items-start justify-between gap-3">
+            <dl className="min-w-0 text-sm">
+              <div className="font-semibold break-words text-stone-900">{preview.subject}</div>
+              <div className="text-stone-700">
+                <dt className="inline">{copy.to}: </dt>
+                <dd className="inline break-all">{preview.to}</dd>
+              </div>
+              <div className="text-stone-700">
+                <dt className="inline">{copy.date}: </dt>
+                <dd className="inline">{preview.date.replace('T', ' ').slice(0, 19)}</dd>
+              </div>
+            </dl>
+            <Button variant="outline" size="sm" onClick={() => setPreview(null)}>
+              {copy.close}
+            </Button>
+          </div>
+          <iframe
+            title={copy.frameTitle}
+            sandbox="allow-popups allow-popups-to-escape-sandbox"
+            srcDoc={framed(preview.html)}
+            className="mt-4 h-[32rem] w-full rounded-lg border border-stone-200 bg-white"
+          />
+          <details className="mt-3">
+            <summary className="cursor-pointer text-sm font-medium text-stone-700">{copy.textVersion}</summary>
+            <pre className="mt-2 text-xs whitespace-pre-wrap text-stone-800">{preview.text}</pre>
+          </details>
+        </div>
+      ) : null}
+    </section>
+  )
+}
