@@ -10,8 +10,11 @@ export interface MailCopy {
     /** The line inboxes show after the subject. */
     preheader: string
     heading: string
+    /** Above the button. */
     paragraphs: string[]
     button: string
+    /** Below the button. */
+    afterButton: string[]
     /** For the text part and for clients that do not show the button. */
     linkIntro: string
     signOff: string
@@ -33,9 +36,9 @@ export function mailCopy(product: string): MailCopy {
       paragraphs: [
         `Thanks for joining the ${product} waitlist. We'll write when the app is ready for you, and not before.`,
         'Please confirm that this address is yours. On the same page you can tell us whether you breed, own or love dogs, which breeds and where you are, so we can open the app first where breeders and owners are waiting for each other.',
-        'If you did not sign up, ignore this mail: without a confirmation we will not write again.',
       ],
       button: 'Confirm my address',
+      afterButton: ['Did not sign up? Ignore this mail, or stop our e-mails with the link below: nothing more will come.'],
       linkIntro: 'Confirm and see your page:',
       signOff: `The ${product} team`,
     },

@@ -30,6 +30,8 @@ export interface Layout {
   /** HTML paragraphs, already escaped (campaigns bring Markdown rendered to HTML). */
   bodyHtml: string
   button?: { label: string; href: string }
+  /** HTML after the button, already escaped. */
+  afterHtml?: string
   footer: MailCopy['footer']
   links: MailLinks
   product: string
@@ -73,6 +75,7 @@ export function layoutHtml(mail: Layout): string {
         <h1 class="ink" style="margin:0 0 16px;font-size:26px;line-height:1.25;color:${INK}">${escape(mail.heading)}</h1>
         <div class="ink" style="color:${INK}">${mail.bodyHtml}</div>
         ${button}
+        ${mail.afterHtml ? `<div class="ink" style="color:${INK}">${mail.afterHtml}</div>` : ''}
       </td></tr>
       <tr><td class="muted" style="padding:20px 8px;font:13px/1.6 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:${MUTED}">
         ${escape(mail.footer.why)}<br>
@@ -95,19 +98,20 @@ export function textFooter(footer: MailCopy['footer'], links: MailLinks): string
 /** The mail a new address gets: one link, to its own page, where it confirms. */
 export function renderConfirmation(copy: MailCopy, links: MailLinks): RenderedMail {
   const { confirmation: c } = copy
-  const paragraphs = c.paragraphs.map((p) => `<p style="margin:0 0 14px">${escape(p)}</p>`).join('\n')
+  const paragraphs = (texts: string[]) => texts.map((p) => `<p style="margin:0 0 14px">${escape(p)}</p>`).join('\n')
   return {
     subject: c.subject,
     html: layoutHtml({
       subject: c.subject,
       preheader: c.preheader,
       heading: c.heading,
-      bodyHtml: `${paragraphs}\n<p style="margin:0">${escape(c.signOff)}</p>`,
+      bodyHtml: paragraphs(c.paragraphs),
       button: { label: c.button, href: links.page },
+      afterHtml: `${paragraphs(c.afterButton)}\n<p style="margin:0">${escape(c.signOff)}</p>`,
       footer: copy.footer,
       links,
       product: copy.product,
     }),
-    text: `${c.heading}\n\n${c.paragraphs.join('\n\n')}\n\n${c.linkIntro}\n${links.page}\n\n${c.signOff}\n\n${textFooter(copy.footer, links)}`,
+    text: `${c.heading}\n\n${c.paragraphs.join('\n\n')}\n\n${c.linkIntro}\n${links.page}\n\n${c.afterButton.join('\n\n')}\n\n${c.signOff}\n\n${textFooter(copy.footer, links)}`,
   }
 }
