@@ -13,7 +13,8 @@ async function boundaryMessages(filePath: string, code: string): Promise<string[
     .map((m) => m.message.replace(/^.* by a pattern\. /, ''))
 }
 
-describe('the import boundaries', () => {
+// The first lint loads typescript-eslint's parser: seconds on a busy machine, not a behaviour.
+describe('the import boundaries', { timeout: 60_000 }, () => {
   it('refuse web/ importing the server, at any depth', async () => {
     expect(
       await boundaryMessages('web/sections/x.tsx', "import { buildApp } from '../../server/app'\nexport const x = buildApp\n"),
