@@ -11,7 +11,7 @@ import { createLogger, RequestLog } from './http/logging.js'
 import { notFoundHandler } from './http/not-found.js'
 import security from './http/security.js'
 import { staticFiles } from './http/static-files.js'
-import { createComposer } from './mail/compose.js'
+import { campaignRenderer, createComposer } from './mail/compose.js'
 import { createMailWorker, type MailWorker, type RetryPolicy } from './mail/outbox-worker.js'
 import { createTransport, type Transport } from './mail/transport.js'
 import { adminRoutes } from './operators/admin-routes.js'
@@ -42,6 +42,8 @@ declare module 'fastify' {
     transport: Transport
     /** The public address links start with: SITE_URL, or where the server listens. */
     siteUrl: () => string
+    /** The product's name, as the page was built with it (mails say it too). */
+    productName: string
   }
 }
 
@@ -78,6 +80,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     keepAliveTimeout: 10_000,
     return503OnClosing: true,
     clientErrorHandler: handleClientError,
+    // A field a schema does not know is an error to report, not something to drop silently.
+    ajv: { customOptions: { removeAdditional: false } },
     ...(config.TRUST_PROXY !== undefined ? { trustProxy: trustProxy(config.TRUST_PROXY) } : {}),
   })
   // The id every log line of the request carries, so support can find a visitor's request.
@@ -91,12 +95,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const store = await createStore(config, app.log)
   const transport = createTransport(config.SMTP_URL, config.MAIL_DIR)
   const visitorPages = await loadVisitorPages(visitorDir)
+  const productName = visitorPages?.site.productName ?? 'Kennect'
   let listeningAt = `http://localhost:${config.PORT}`
   const siteUrl = () => config.SITE_URL ?? listeningAt
   const mailer = createMailWorker({
     store,
     transport,
-    compose: createComposer({ mailFrom: config.MAIL_FROM, product: visitorPages?.site.productName ?? 'Kennect', siteUrl }),
+    compose: createComposer({
+      mailFrom: config.MAIL_FROM,
+      product: productName,
+      siteUrl,
+      campaign: campaignRenderer(store, () => config.APP_STORE_URL ?? siteUrl()),
+    }),
     log: app.log,
     ratePerSecond: config.MAIL_RATE_PER_SECOND,
     ...(options.mailRetry ? { retry: options.mailRetry } : {}),
@@ -119,6 +129,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('mailer', mailer)
   app.decorate('transport', transport)
   app.decorate('siteUrl', siteUrl)
+  app.decorate('productName', productName)
   app.decorate('insertLimiter', createInsertLimiter(config, store.counters))
   app.decorate('formTokens', formTokens(config.FORM_SECRET, config.FORM_MIN_SECONDS * 1000))
   app.decorate('rowRules', { blockedDomain: config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined })
@@ -130,7 +141,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(healthRoutes)
   if (visitorPages) await app.register(visitorRoutes, { pages: visitorPages })
   else app.log.warn({ visitorDir }, "no built visitor's page found: run `npm run build`; /me links answer 404")
-  if (config.ADMIN_TOKEN) await app.register(adminRoutes, { token: config.ADMIN_TOKEN, pageRoot, mailDir: config.MAIL_DIR })
+  if (config.ADMIN_TOKEN) await app.register(adminRoutes, { token: config.ADMIN_TOKEN, pageRoot, config })
   if (existsSync(pageRoot)) {
     // A page built for our server has a form token slot; one built for Supabase has none.
     const template = readLandingTemplate(pageRoot)

@@ -76,6 +76,10 @@ const schema = z.object({
     }),
   /** Without SMTP_URL, each mail is written here as an .eml file (the admin page lists them). */
   MAIL_DIR: z.string().trim().min(1).default('data/mail'),
+  /** Where campaigns' {{app_store_url}} leads, once the app is listed. */
+  APP_STORE_URL: optionalText.refine((url) => url === undefined || /^https:\/\/[^/\s]+/.test(url), {
+    message: 'expected the https:// address of the app in the App Store',
+  }),
   /** The outbox's pace, for the whole deployment; 0 sends as fast as the server takes them. */
   MAIL_RATE_PER_SECOND: z.coerce.number().min(0).max(10_000).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -2,7 +2,8 @@
 // to the visitor's page (the mail's own token), and the headers that make it the same message on
 // every attempt (Message-ID, Date) and let a mailbox unsubscribe in one click (RFC 8058).
 import { ONE_CLICK_FIELD, ONE_CLICK_VALUE, VISITOR_PATH } from '../../contract/visitor.js'
-import type { ClaimedMail } from '../store/types.js'
+import type { Campaign, ClaimedMail, WaitlistStore } from '../store/types.js'
+import { renderCampaign } from './campaign.js'
 import { type MailCopy, mailCopy } from './content.js'
 import { type MailLinks, type RenderedMail, renderConfirmation } from './templates.js'
 import type { OutgoingMail } from './transport.js'
@@ -47,5 +48,22 @@ export function createComposer(options: ComposerOptions): (mail: ClaimedMail) =>
         'List-Unsubscribe-Post': `${ONE_CLICK_FIELD}=${ONE_CLICK_VALUE}`,
       },
     }
+  }
+}
+
+/**
+ * Campaign mails, rendered from their campaign (read once per campaign: a campaign never changes
+ * once made, so a 100,000-recipient campaign costs one read).
+ */
+export function campaignRenderer(store: WaitlistStore, appStoreUrl: () => string): NonNullable<ComposerOptions['campaign']> {
+  const cache = new Map<number, Campaign>()
+  return async (campaignId, links, copy) => {
+    let campaign = cache.get(campaignId)
+    if (!campaign) {
+      campaign = await store.campaigns.get(campaignId)
+      if (!campaign) throw new Error(`campaign ${campaignId} is gone`)
+      cache.set(campaignId, campaign)
+    }
+    return renderCampaign(campaign, { ...links, appStore: appStoreUrl() }, copy)
   }
 }

@@ -133,6 +133,12 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     }
     await paceSlot()
     if (stopped) return // handed back by stop()
+    // A campaign paused while its mail waited for the pace: the mail goes back to wait with it.
+    if (mail.campaignId !== null && !(await store.campaigns.isSending(mail.campaignId))) {
+      unstarted.delete(mail.id)
+      await store.outbox.retryAt(mail.id, new Date().toISOString(), 'campaign paused')
+      return
+    }
     unstarted.delete(mail.id)
     try {
       await transport.send(message)

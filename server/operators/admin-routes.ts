@@ -10,6 +10,7 @@ import { ADMIN_API_PREFIX, ADMIN_PAGE_PATH } from '../../contract/paths.js'
 import type { MailOverview, SignupsPage } from '../../contract/admin-api.js'
 import type { Config } from '../config.js'
 import { listLocalMails, readLocalMail } from '../mail/local-mailbox.js'
+import { campaignRoutes } from './campaign-routes.js'
 import { HttpError } from '../http/errors.js'
 import { sameSecret } from '../secrets.js'
 import { clientKey } from '../waitlist/client-key.js'
@@ -34,7 +35,7 @@ function lockedOut(resetMs: number) {
  */
 export async function adminRoutes(
   app: FastifyInstance,
-  { token, pageRoot, mailDir }: { token: string; pageRoot: string; mailDir: Config['MAIL_DIR'] },
+  { token, pageRoot, config }: { token: string; pageRoot: string; config: Pick<Config, 'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL'> },
 ) {
   const pagePath = join(pageRoot, 'admin.html')
   if (existsSync(pagePath)) {
@@ -43,13 +44,14 @@ export async function adminRoutes(
       reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'no-store').send(html),
     )
   }
-  await app.register(adminApi, { prefix: ADMIN_API_PREFIX, token, mailDir })
+  await app.register(adminApi, { prefix: ADMIN_API_PREFIX, token, config })
 }
 
 /** How many local mails the admin page lists. */
 const LOCAL_MAILS_LISTED = 50
 
-async function adminApi(app: FastifyInstance, { token, mailDir }: { token: string; mailDir: string }) {
+async function adminApi(app: FastifyInstance, { token, config }: { token: string; config: Pick<Config, 'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL'> }) {
+  const mailDir = config.MAIL_DIR
   const { counters } = app.store
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     reply.headers({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' })
@@ -67,6 +69,7 @@ async function adminApi(app: FastifyInstance, { token, mailDir }: { token: strin
   })
 
   app.get('/stats', async () => app.store.stats())
+  await app.register(campaignRoutes, { appStoreUrl: config.APP_STORE_URL, mailFrom: config.MAIL_FROM })
 
   app.get('/mail', async (): Promise<MailOverview> => {
     const files = app.transport.kind === 'files'

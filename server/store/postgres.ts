@@ -1,12 +1,16 @@
 import pg from 'pg'
 import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
+import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
 import { hashToken, newToken } from '../secrets.js'
 import { StartupError } from '../startup-error.js'
 import type { WindowCount, WindowCounters, WindowHit } from './counters.js'
 import { createGroupCommit, type Outcome } from './group-commit.js'
 import { migrate } from './migrate.js'
+import { type SegmentFilter, segmentFilter } from './segment.js'
 import {
   type AddResult,
+  type Campaign,
+  type CampaignStore,
   type ClaimedMail,
   CONFIRMATION_INTERVAL_MS,
   type ListOptions,
@@ -229,6 +233,8 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     ping: () => run(async () => void (await pool.query('SELECT 1'))),
     visitors: createVisitors(pool, run),
     outbox: createOutbox(pool, run),
+    campaigns: createCampaigns(pool, run),
+    segments: () => run(() => segments(pool)),
     counters: {
       hit: (windows) => Promise.all(windows.map((window) => counterHits.submit(window))),
       peek: (key) =>
@@ -458,7 +464,9 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
             `SELECT outbox.id::text AS id, kind, campaign_id::text AS campaign_id, message_key::text AS message_key, attempts,
                ${iso('outbox.created_at')} AS created_at, token, email, signup_id::text AS signup_id
              FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id
-             WHERE (state = 'queued' AND next_attempt_at <= now()) OR (state = 'sending' AND lease_until <= now())
+               LEFT JOIN campaigns ON campaigns.id = outbox.campaign_id
+             WHERE ((state = 'queued' AND next_attempt_at <= now()) OR (state = 'sending' AND lease_until <= now()))
+               AND (campaigns.status IS NULL OR campaigns.status = 'sending')
              ORDER BY kind <> 'confirm', next_attempt_at, outbox.id
              LIMIT $1
              FOR UPDATE OF outbox SKIP LOCKED`,
@@ -533,4 +541,138 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
         return result.rows[0]?.at ?? null
       }),
   }
+}
+
+/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $7 (segmentParams). */
+const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
+  AND ($1::boolean OR waitlist.confirmed_at IS NOT NULL)
+  AND ($2::text[] IS NULL OR waitlist.role = ANY($2))
+  AND ($3::text[] IS NULL OR waitlist.country = ANY($3))
+  AND ($4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest(waitlist.breeds) AS named WHERE lower(named) = ANY($4)))
+  AND ($5::timestamptz IS NULL OR waitlist.created_at >= $5)
+  AND ($6::timestamptz IS NULL OR waitlist.created_at < $6)
+  AND ($7::text[] IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) = ANY($7))`
+
+const segmentParams = (f: SegmentFilter) => [f.includeUnconfirmed, f.roles, f.countries, f.breeds, f.since, f.until, f.sources]
+
+function createCampaigns(pool: pg.Pool, run: Run): CampaignStore {
+  type Row = { id: string; subject: string; segment: Segment; status: 'draft' | 'sending' | 'paused'; recipients: number; created_at: string }
+
+  async function progress(id: number | null): Promise<CampaignProgress[]> {
+    const rows = await pool.query<Row>(
+      `SELECT id::text AS id, subject, segment, status, recipients, ${iso('created_at')} AS created_at FROM campaigns
+       WHERE $1::bigint IS NULL OR id = $1 ORDER BY campaigns.id DESC`,
+      [id],
+    )
+    const states = await pool.query<{ campaign_id: string; state: MailState; n: string }>(
+      `SELECT campaign_id::text AS campaign_id, state, count(*) AS n FROM outbox
+       WHERE campaign_id IS NOT NULL AND ($1::bigint IS NULL OR campaign_id = $1) GROUP BY campaign_id, state`,
+      [id],
+    )
+    const counts = new Map<string, Record<MailState, number>>()
+    for (const { campaign_id, state, n } of states.rows) {
+      const entry = counts.get(campaign_id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
+      entry[state] = Number(n)
+      counts.set(campaign_id, entry)
+    }
+    return rows.rows.map((row) => {
+      const c = counts.get(row.id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
+      const queued = c.queued + c.sending
+      return {
+        id: Number(row.id),
+        subject: row.subject,
+        status: row.status === 'draft' ? 'draft' : queued === 0 ? 'finished' : row.status,
+        recipients: row.recipients,
+        queued,
+        sent: c.sent,
+        failed: c.failed,
+        bounced: c.bounced,
+        created_at: row.created_at,
+        segment: row.segment,
+      }
+    })
+  }
+
+  return {
+    count: (segment) =>
+      run(async () => {
+        const result = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM waitlist WHERE ${SEGMENT_WHERE}`, segmentParams(segmentFilter(segment)))
+        return Number(result.rows[0]?.n ?? 0)
+      }),
+    create: (campaign) =>
+      run(async () => {
+        const result = await pool.query<{ id: string }>('INSERT INTO campaigns (subject, markdown, segment) VALUES ($1, $2, $3) RETURNING id::text AS id', [
+          campaign.subject,
+          campaign.markdown,
+          JSON.stringify(campaign.segment),
+        ])
+        return Number(result.rows[0]?.id)
+      }),
+    get: (id) =>
+      run(async () => {
+        const result = await pool.query<Campaign & { id: string }>('SELECT id::text AS id, subject, markdown, segment FROM campaigns WHERE id = $1', [id])
+        const row = result.rows[0]
+        return row ? { ...row, id: Number(row.id) } : undefined
+      }),
+    progress: (id) => run(async () => (await progress(id))[0]),
+    list: () => run(() => progress(null)),
+    // One transaction: the status moves from draft once (a concurrent send waits for the row
+    // lock, then finds it sent), and every recipient's row is made with it; the unique index on
+    // (campaign_id, signup_id) is the second guard.
+    send: (id) =>
+      run(() =>
+        inTransaction(pool, async (client) => {
+          const started = await client.query<{ segment: Segment }>(
+            `UPDATE campaigns SET status = 'sending', sent_at = now() WHERE id = $1 AND status = 'draft' RETURNING segment`,
+            [id],
+          )
+          const segment = started.rows[0]?.segment
+          if (!segment) {
+            const current = await client.query<{ recipients: number }>('SELECT recipients FROM campaigns WHERE id = $1', [id])
+            const row = current.rows[0]
+            return row ? { recipients: row.recipients, queued: 0 } : undefined
+          }
+          const queued = await client.query(
+            `INSERT INTO outbox (signup_id, kind, campaign_id)
+             SELECT waitlist.id, 'campaign', $8 FROM waitlist WHERE ${SEGMENT_WHERE}
+             ON CONFLICT DO NOTHING`,
+            [...segmentParams(segmentFilter(segment)), id],
+          )
+          const recipients = queued.rowCount ?? 0
+          await client.query('UPDATE campaigns SET recipients = $2 WHERE id = $1', [id, recipients])
+          return { recipients, queued: recipients }
+        }),
+      ),
+    isSending: (id) => run(async () => ((await pool.query(`SELECT 1 FROM campaigns WHERE id = $1 AND status = 'sending'`, [id])).rowCount ?? 0) > 0),
+    setPaused: (id, paused) =>
+      run(async () => {
+        await pool.query(`UPDATE campaigns SET status = CASE WHEN $2 THEN 'paused' ELSE 'sending' END WHERE id = $1 AND status IN ('sending', 'paused')`, [id, paused])
+        return ((await pool.query('SELECT 1 FROM campaigns WHERE id = $1', [id])).rowCount ?? 0) > 0
+      }),
+  }
+}
+
+async function segments(pool: pg.Pool): Promise<Segments> {
+  // Counts as int: pg reads bigint as text.
+  const totals = await pool.query<{ total: number; confirmed: number; unsubscribed: number }>(
+    'SELECT count(*)::int AS total, count(confirmed_at)::int AS confirmed, count(unsubscribed_at)::int AS unsubscribed FROM waitlist',
+  )
+  const byRoleCountry = await pool.query<Segments['byRoleCountry'][number]>(
+    `SELECT role, country, count(confirmed_at)::int AS confirmed, (count(*) - count(confirmed_at))::int AS unconfirmed
+     FROM waitlist WHERE unsubscribed_at IS NULL GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
+  )
+  const byCountry = await pool.query<Segments['byCountry'][number]>(
+    `SELECT country, count(*) FILTER (WHERE role = 'breeder')::int AS breeders, count(*) FILTER (WHERE role = 'owner')::int AS owners,
+       count(*) FILTER (WHERE role = 'club')::int AS clubs, count(*) FILTER (WHERE role = 'enthusiast')::int AS enthusiasts,
+       count(*) FILTER (WHERE role IS NULL)::int AS unsaid, count(*)::int AS total
+     FROM waitlist WHERE unsubscribed_at IS NULL GROUP BY country ORDER BY total DESC, country LIMIT 50`,
+  )
+  const topBreeds = await pool.query<Segments['topBreeds'][number]>(
+    `SELECT min(named) AS breed, count(*) FILTER (WHERE role = 'breeder')::int AS breeders, count(*) FILTER (WHERE role = 'owner')::int AS owners,
+       count(*) FILTER (WHERE role IS DISTINCT FROM 'breeder' AND role IS DISTINCT FROM 'owner')::int AS others, count(*)::int AS total
+     FROM waitlist, unnest(breeds) AS named WHERE unsubscribed_at IS NULL
+     GROUP BY lower(named) ORDER BY total DESC, breed LIMIT 20`,
+  )
+  const total = totals.rows[0] ?? { total: 0, confirmed: 0, unsubscribed: 0 }
+  return { ...total, byRoleCountry: byRoleCountry.rows, byCountry: byCountry.rows, topBreeds: topBreeds.rows }
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
+import type { CampaignProgress, Segments } from '../../contract/campaigns.js'
 import type { Role } from '../../contract/visitor.js'
 import type { CountryCode } from '../../contract/countries.js'
 import { hashToken, newToken } from '../secrets.js'
@@ -10,8 +11,11 @@ import { StartupError } from '../startup-error.js'
 import { createMemoryCounters } from './counters.js'
 import { createGroupCommit, type Outcome } from './group-commit.js'
 import { migrate } from './migrate.js'
+import { type SegmentFilter, segmentFilter } from './segment.js'
 import {
   type AddResult,
+  type Campaign,
+  type CampaignStore,
   type ClaimedMail,
   CONFIRMATION_INTERVAL_MS,
   type ListOptions,
@@ -171,6 +175,8 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     counters: createMemoryCounters(),
     visitors: createVisitors(db, run),
     outbox: createOutbox(db, run),
+    campaigns: createCampaigns(db, run),
+    segments: () => run(() => segments(db)),
     close: async () => {
       if (closed) return
       closed = true
@@ -255,7 +261,9 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
   const due = db.prepare(
     `SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, email
      FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id
-     WHERE (state = 'queued' AND next_attempt_at <= @now) OR (state = 'sending' AND lease_until <= @now)
+       LEFT JOIN campaigns ON campaigns.id = outbox.campaign_id
+     WHERE ((state = 'queued' AND next_attempt_at <= @now) OR (state = 'sending' AND lease_until <= @now))
+       AND (campaigns.status IS NULL OR campaigns.status = 'sending')
      ORDER BY kind <> 'confirm', next_attempt_at, outbox.id LIMIT @limit`,
   )
   const lease = db.prepare(
@@ -335,4 +343,132 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
       }),
     nextDue: () => run(() => (nextDue.get() as string | null) ?? null),
   }
+}
+
+/** The segment's recipients, as a WHERE clause over `waitlist` with named parameters (segmentParams). */
+const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
+  AND (@includeUnconfirmed = 1 OR waitlist.confirmed_at IS NOT NULL)
+  AND (@roles IS NULL OR waitlist.role IN (SELECT value FROM json_each(@roles)))
+  AND (@countries IS NULL OR waitlist.country IN (SELECT value FROM json_each(@countries)))
+  AND (@breeds IS NULL OR EXISTS (SELECT 1 FROM json_each(waitlist.breeds) AS named WHERE lower(named.value) IN (SELECT value FROM json_each(@breeds))))
+  AND (@since IS NULL OR waitlist.created_at >= @since)
+  AND (@until IS NULL OR waitlist.created_at < @until)
+  AND (@sources IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) IN (SELECT value FROM json_each(@sources)))`
+
+const json = (values: string[] | null) => (values === null ? null : JSON.stringify(values))
+const segmentParams = (filter: SegmentFilter) => ({
+  includeUnconfirmed: filter.includeUnconfirmed ? 1 : 0,
+  roles: json(filter.roles),
+  countries: json(filter.countries),
+  breeds: json(filter.breeds),
+  since: filter.since,
+  until: filter.until,
+  sources: json(filter.sources),
+})
+
+function createCampaigns(db: Database.Database, run: Run): CampaignStore {
+  const count = db.prepare(`SELECT count(*) FROM waitlist WHERE ${SEGMENT_WHERE}`).pluck()
+  const create = db.prepare('INSERT INTO campaigns (subject, markdown, segment) VALUES (@subject, @markdown, @segment) RETURNING id').pluck()
+  const get = db.prepare('SELECT id, subject, markdown, segment FROM campaigns WHERE id = ?')
+  type Row = { id: number; subject: string; segment: string; status: 'draft' | 'sending' | 'paused'; recipients: number; created_at: string }
+  const rows = db.prepare('SELECT id, subject, segment, status, recipients, created_at FROM campaigns WHERE @id IS NULL OR id = @id ORDER BY id DESC')
+  const states = db.prepare(`SELECT campaign_id, state, count(*) AS n FROM outbox WHERE campaign_id IS NOT NULL AND (@id IS NULL OR campaign_id = @id) GROUP BY campaign_id, state`)
+  const start = db.prepare(`UPDATE campaigns SET status = 'sending', sent_at = @now WHERE id = @id AND status = 'draft' RETURNING segment`).pluck()
+  // Each row's message key is a random UUID made in SQL, so the rows never pass through memory.
+  const queue = db.prepare(
+    `INSERT INTO outbox (signup_id, kind, campaign_id, message_key, next_attempt_at, created_at)
+     SELECT id, 'campaign', @id,
+       lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-' || substr(h, 13, 4) || '-' || substr(h, 17, 4) || '-' || substr(h, 21)),
+       @now, @now
+     FROM (SELECT waitlist.id, hex(randomblob(16)) AS h FROM waitlist WHERE ${SEGMENT_WHERE})
+     WHERE true
+     ON CONFLICT DO NOTHING`,
+  )
+  const setRecipients = db.prepare('UPDATE campaigns SET recipients = @recipients WHERE id = @id')
+  const recipients = db.prepare('SELECT recipients, status FROM campaigns WHERE id = ?')
+  const pause = db.prepare(`UPDATE campaigns SET status = CASE WHEN @paused = 1 THEN 'paused' ELSE 'sending' END WHERE id = @id AND status IN ('sending', 'paused')`)
+  const exists = db.prepare('SELECT 1 FROM campaigns WHERE id = ?').pluck()
+  const sending = db.prepare(`SELECT 1 FROM campaigns WHERE id = ? AND status = 'sending'`).pluck()
+
+  function progress(id: number | null): CampaignProgress[] {
+    const counts = new Map<number, Record<MailState, number>>()
+    for (const { campaign_id, state, n } of states.all({ id }) as { campaign_id: number; state: MailState; n: number }[]) {
+      const entry = counts.get(campaign_id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
+      entry[state] = n
+      counts.set(campaign_id, entry)
+    }
+    return (rows.all({ id }) as Row[]).map((row) => {
+      const c = counts.get(row.id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
+      const queued = c.queued + c.sending
+      return {
+        id: row.id,
+        subject: row.subject,
+        status: row.status === 'draft' ? 'draft' : queued === 0 ? 'finished' : row.status,
+        recipients: row.recipients,
+        queued,
+        sent: c.sent,
+        failed: c.failed,
+        bounced: c.bounced,
+        created_at: row.created_at,
+        segment: JSON.parse(row.segment),
+      }
+    })
+  }
+
+  // One transaction: the status moves from draft once, and every recipient's row is made with it.
+  const send = db.transaction((id: number) => {
+    const segment = start.get({ id, now: now() }) as string | undefined
+    if (segment === undefined) {
+      const current = recipients.get(id) as { recipients: number } | undefined
+      return current ? { recipients: current.recipients, queued: 0 } : undefined
+    }
+    const queued = queue.run({ id, now: now(), ...segmentParams(segmentFilter(JSON.parse(segment))) }).changes
+    setRecipients.run({ id, recipients: queued })
+    return { recipients: queued, queued }
+  })
+
+  return {
+    count: (segment) => run(() => Number(count.get(segmentParams(segmentFilter(segment))))),
+    create: (campaign) => run(() => Number(create.get({ ...campaign, segment: JSON.stringify(campaign.segment) }))),
+    get: (id) =>
+      run(() => {
+        const row = get.get(id) as (Omit<Campaign, 'segment'> & { segment: string }) | undefined
+        return row ? { ...row, segment: JSON.parse(row.segment) } : undefined
+      }),
+    progress: (id) => run(() => progress(id)[0]),
+    list: () => run(() => progress(null)),
+    send: (id) => run(() => send.immediate(id)),
+    isSending: (id) => run(() => sending.get(id) !== undefined),
+    setPaused: (id, paused) => run(() => pause.run({ id, paused: paused ? 1 : 0 }).changes > 0 || exists.get(id) !== undefined),
+  }
+}
+
+function segments(db: Database.Database): Segments {
+  const totals = db.prepare('SELECT count(*) AS total, count(confirmed_at) AS confirmed, count(unsubscribed_at) AS unsubscribed FROM waitlist').get() as {
+    total: number
+    confirmed: number
+    unsubscribed: number
+  }
+  const byRoleCountry = db
+    .prepare(
+      `SELECT role, country, count(confirmed_at) AS confirmed, count(*) - count(confirmed_at) AS unconfirmed
+       FROM waitlist WHERE unsubscribed_at IS NULL GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
+    )
+    .all() as Segments['byRoleCountry']
+  const byCountry = db
+    .prepare(
+      `SELECT country, sum(role = 'breeder') AS breeders, sum(role = 'owner') AS owners, sum(role = 'club') AS clubs,
+         sum(role = 'enthusiast') AS enthusiasts, sum(role IS NULL) AS unsaid, count(*) AS total
+       FROM waitlist WHERE unsubscribed_at IS NULL GROUP BY country ORDER BY total DESC, country LIMIT 50`,
+    )
+    .all() as Segments['byCountry']
+  const topBreeds = db
+    .prepare(
+      `SELECT min(named.value) AS breed, sum(role = 'breeder') AS breeders, sum(role = 'owner') AS owners,
+         sum(role IS NOT 'breeder' AND role IS NOT 'owner') AS others, count(*) AS total
+       FROM waitlist, json_each(waitlist.breeds) AS named WHERE unsubscribed_at IS NULL
+       GROUP BY lower(named.value) ORDER BY total DESC, breed LIMIT 20`,
+    )
+    .all() as Segments['topBreeds']
+  return { ...totals, byRoleCountry, byCountry, topBreeds }
 }

@@ -1,11 +1,12 @@
 // The waitlist's storage, as the rest of the server sees it. The two implementations (sqlite.ts,
 // postgres.ts) import this file and nothing above the store; create-store.ts picks one.
 import type { MailState, SignUp, Stats } from '../../contract/admin-api.js'
+import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
 import type { Profile } from '../../contract/visitor.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
 import type { WindowCounters } from './counters.js'
 
-export type { MailState, Profile, SignUp, Stats, WaitlistRow }
+export type { CampaignProgress, MailState, Profile, Segment, Segments, SignUp, Stats, WaitlistRow }
 
 export interface ListOptions {
   /** Keyset pagination: rows with an id greater than this. */
@@ -83,7 +84,7 @@ export interface OutboxStore {
   /**
    * Up to `limit` mails that are due (queued and due, or sending under a lapsed lease), leased for
    * `leaseMs`: on PostgreSQL, instances never claim one row at the same time (SKIP LOCKED).
-   * Confirmation mails come before campaign mails.
+   * Confirmation mails come before campaign mails; a paused campaign's mails wait.
    */
   claim(limit: number, leaseMs: number): Promise<ClaimedMail[]>
   /** The worker is still at these mails: their leases run `leaseMs` from now. */
@@ -96,6 +97,35 @@ export interface OutboxStore {
   counts(): Promise<Record<MailState, number>>
   /** When the next queued mail is due (ISO 8601), if any: the worker sleeps until then. */
   nextDue(): Promise<string | null>
+}
+
+/** A campaign as the worker renders it. */
+export interface Campaign {
+  id: number
+  subject: string
+  markdown: string
+  segment: Segment
+}
+
+export interface CampaignStore {
+  /** How many sign-ups the segment selects now (never an unsubscribed one). */
+  count(segment: Segment): Promise<number>
+  /** A draft; answers its id. */
+  create(campaign: Omit<Campaign, 'id'>): Promise<number>
+  get(id: number): Promise<Campaign | undefined>
+  progress(id: number): Promise<CampaignProgress | undefined>
+  /** Every campaign, the newest first. */
+  list(): Promise<CampaignProgress[]>
+  /**
+   * Queues one mail per recipient, all in one transaction, once: a draft becomes `sending`; a
+   * campaign already sent (by this call or a concurrent one) queues nothing more. Undefined when
+   * there is no such campaign.
+   */
+  send(id: number): Promise<{ recipients: number; queued: number } | undefined>
+  /** Whether the campaign's mails may go out now (it is sending, not paused). */
+  isSending(id: number): Promise<boolean>
+  /** Holds (true) or releases (false) a campaign's queued mails; false when it was no such campaign. */
+  setPaused(id: number, paused: boolean): Promise<boolean>
 }
 
 /** The waitlist's storage. Every method rejects with StoreUnavailableError when the store is down. */
@@ -116,6 +146,9 @@ export interface WaitlistStore {
   readonly counters: WindowCounters
   readonly visitors: VisitorStore
   readonly outbox: OutboxStore
+  readonly campaigns: CampaignStore
+  /** The demand map: who waits where, for which breeds (unsubscribed addresses left out). */
+  segments(): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */
   close(): Promise<void>
 }

@@ -1,0 +1,83 @@
+// Launch day: who is waiting where (the demand map), and the campaigns that invite them. What the
+// admin API answers and takes; types, constants and pure checks, importing nothing outside itself.
+import type { CountryCode } from './countries.js'
+import type { Role } from './visitor.js'
+
+/** GET /admin/api/segments: the demand map. */
+export interface Segments {
+  total: number
+  confirmed: number
+  unsubscribed: number
+  /** Sign-ups per role × country (null: not said), confirmed or not; the largest first. */
+  byRoleCountry: { role: Role | null; country: string | null; confirmed: number; unconfirmed: number }[]
+  /** Per country (null: not said): how many of each role wait there; the largest first. */
+  byCountry: { country: string | null; breeders: number; owners: number; clubs: number; enthusiasts: number; unsaid: number; total: number }[]
+  /** The most named breeds (letter case ignored) and who named them; the most named first. */
+  topBreeds: { breed: string; breeders: number; owners: number; others: number; total: number }[]
+}
+
+/** Who a campaign goes to. Every field narrows; absent fields do not. */
+export interface Segment {
+  roles?: Role[]
+  countries?: CountryCode[]
+  /** Sign-ups that named any of these breeds (letter case ignored). */
+  breeds?: string[]
+  /** Signed up at or after this moment (ISO 8601 date or date-time). */
+  since?: string
+  /** Signed up before this moment. */
+  until?: string
+  /** utm_source, else the referring host (as the stats name sources). */
+  sources?: string[]
+  /** Unconfirmed addresses too; confirmed only by default. Unsubscribed addresses never. */
+  includeUnconfirmed?: boolean
+}
+
+/** POST /admin/api/campaigns */
+export interface CampaignRequest {
+  subject: string
+  /** The message in Markdown, with {{my_page_url}} and {{app_store_url}} where those links go. */
+  markdown: string
+  segment: Segment
+  /** true: queue it for its recipients now; false: a draft, counted and rendered. */
+  send: boolean
+}
+
+/** The links a campaign's Markdown may place. */
+export const PLACEHOLDERS = ['my_page_url', 'app_store_url'] as const
+export type Placeholder = (typeof PLACEHOLDERS)[number]
+
+/** The placeholders a text uses, known or not, each once, in order. */
+export function placeholdersIn(markdown: string): string[] {
+  return [...new Set([...markdown.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)].map((match) => match[1] ?? ''))]
+}
+
+export const MAX_SUBJECT_LENGTH = 200
+export const MAX_MARKDOWN_LENGTH = 50_000
+
+/** draft: not sent; sending: its mails are being sent; paused: held; finished: none waits any more. */
+export const CAMPAIGN_STATUSES = ['draft', 'sending', 'paused', 'finished'] as const
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number]
+
+/** GET /admin/api/campaigns/:id, and each item of GET /admin/api/campaigns */
+export interface CampaignProgress {
+  id: number
+  subject: string
+  status: CampaignStatus
+  recipients: number
+  /** Waiting or being sent now. */
+  queued: number
+  sent: number
+  failed: number
+  bounced: number
+  /** ISO 8601, UTC. */
+  created_at: string
+  segment: Segment
+}
+
+/** POST /admin/api/campaigns with send: false: the draft, counted and rendered for one recipient. */
+export interface CampaignDraft {
+  id: number
+  recipients: number
+  html: string
+  text: string
+}

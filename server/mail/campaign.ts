@@ -1,0 +1,90 @@
+// A campaign's mail: the operator's Markdown (marked, with raw HTML shown as text) with its
+// placeholders filled, in the product's template, with the recipient's own links and the one-click
+// unsubscribe headers every mail has (compose.ts).
+import { Marked } from 'marked'
+import { MAX_MARKDOWN_LENGTH, MAX_SUBJECT_LENGTH, type Placeholder, PLACEHOLDERS, placeholdersIn } from '../../contract/campaigns.js'
+import type { MailCopy } from './content.js'
+import { layoutHtml, type MailLinks, type RenderedMail, textFooter } from './templates.js'
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+
+const BRAND = '#c2410c'
+
+/** Markdown to mail HTML: inline styles (clients drop style sheets), and no HTML of the author's own. */
+const markdown = new Marked({
+  gfm: true,
+  renderer: {
+    html: ({ text }) => escape(text),
+    paragraph({ tokens }) {
+      return `<p style="margin:0 0 14px">${this.parser.parseInline(tokens)}</p>\n`
+    },
+    link({ href, tokens }) {
+      const label = this.parser.parseInline(tokens)
+      // Web and mail links only: a `javascript:` or `data:` link shows as its words.
+      if (!/^(https?:|mailto:)/i.test(href)) return label
+      return `<a href="${escape(href)}" style="color:${BRAND};font-weight:600">${label}</a>`
+    },
+    heading({ tokens, depth }) {
+      const size = depth <= 2 ? 20 : 17
+      return `<h${depth} style="margin:20px 0 8px;font-size:${size}px;line-height:1.3">${this.parser.parseInline(tokens)}</h${depth}>\n`
+    },
+  },
+})
+
+export interface CampaignLinks extends MailLinks {
+  /** APP_STORE_URL, or the landing page while the app is not listed. */
+  appStore: string
+}
+
+/** The problems of a campaign's words, each naming its field; empty when it can be sent. */
+export function campaignProblems(campaign: { subject: string; markdown: string }, appStoreUrl: string | undefined): string[] {
+  const problems: string[] = []
+  if (campaign.subject.trim() === '') problems.push('subject: must not be empty')
+  if (campaign.subject.length > MAX_SUBJECT_LENGTH) problems.push(`subject: at most ${MAX_SUBJECT_LENGTH} characters`)
+  if (/[\r\n]/.test(campaign.subject)) problems.push('subject: one line only')
+  if (campaign.markdown.trim() === '') problems.push('markdown: must not be empty')
+  if (campaign.markdown.length > MAX_MARKDOWN_LENGTH) problems.push(`markdown: at most ${MAX_MARKDOWN_LENGTH} characters`)
+  for (const name of placeholdersIn(campaign.markdown)) {
+    if (!(PLACEHOLDERS as readonly string[]).includes(name)) {
+      problems.push(`markdown: unknown placeholder {{${name}}} (known: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')})`)
+    }
+  }
+  if (placeholdersIn(campaign.markdown).includes('app_store_url') && !appStoreUrl) {
+    problems.push('markdown: {{app_store_url}} needs APP_STORE_URL set on the server')
+  }
+  return problems
+}
+
+function fill(markdownText: string, links: CampaignLinks): string {
+  const values: Record<Placeholder, string> = { my_page_url: links.page, app_store_url: links.appStore }
+  return markdownText.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (whole, name: string) => values[name as Placeholder] ?? whole)
+}
+
+/** The first words of the message, as the line inboxes show after the subject. */
+function preheaderOf(text: string): string {
+  const plain = text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/https?:\/\/\S+/g, '')
+    .replace(/[#*_`>~-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return plain.length > 110 ? `${plain.slice(0, 107).trimEnd()}…` : plain
+}
+
+export function renderCampaign(campaign: { subject: string; markdown: string }, links: CampaignLinks, copy: MailCopy): RenderedMail {
+  const text = fill(campaign.markdown, links)
+  return {
+    subject: campaign.subject,
+    html: layoutHtml({
+      subject: campaign.subject,
+      preheader: preheaderOf(text),
+      heading: campaign.subject,
+      bodyHtml: markdown.parse(text, { async: false }),
+      footer: copy.footer,
+      links,
+      product: copy.product,
+    }),
+    text: `${text.trimEnd()}\n\n${textFooter(copy.footer, links)}`,
+  }
+}

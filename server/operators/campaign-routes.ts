@@ -1,0 +1,154 @@
+// The demand map and campaigns for the launch team (docs/decisions/013-campaigns.md), under
+// /admin/api and its token. A campaign is made as a draft (counted and rendered) or sent at once;
+// sending queues one outbox row per recipient in one transaction, never twice per recipient.
+import type { FastifyInstance } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import type { CampaignDraft, CampaignProgress, CampaignRequest } from '../../contract/campaigns.js'
+import { MAX_MARKDOWN_LENGTH, MAX_SUBJECT_LENGTH } from '../../contract/campaigns.js'
+import { COUNTRY_CODES } from '../../contract/countries.js'
+import { MAX_BREED_LENGTH, ROLES, VISITOR_PATH } from '../../contract/visitor.js'
+import { MAX_ATTRIBUTION_LENGTH } from '../../contract/waitlist.js'
+import { HttpError } from '../http/errors.js'
+import { campaignProblems, renderCampaign } from '../mail/campaign.js'
+import { senderDomain } from '../mail/compose.js'
+import { mailCopy } from '../mail/content.js'
+import { isValidEmail } from '../waitlist/check-row.js'
+
+/** A date, or a date and time with its zone: what `since` and `until` take. */
+const MOMENT = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$'
+
+const segmentSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    roles: { type: 'array', maxItems: ROLES.length, uniqueItems: true, items: { type: 'string', enum: ROLES } },
+    countries: { type: 'array', maxItems: COUNTRY_CODES.length, uniqueItems: true, items: { type: 'string', enum: COUNTRY_CODES } },
+    breeds: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: MAX_BREED_LENGTH } },
+    since: { type: 'string', pattern: MOMENT },
+    until: { type: 'string', pattern: MOMENT },
+    sources: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: MAX_ATTRIBUTION_LENGTH } },
+    includeUnconfirmed: { type: 'boolean' },
+  },
+} as const
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const
+
+export interface CampaignRoutesOptions {
+  appStoreUrl: string | undefined
+  mailFrom: string
+}
+
+export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFrom }: CampaignRoutesOptions) {
+  const copy = mailCopy(app.productName)
+  /** The links a preview or a test shows: the real page link is each recipient's own. */
+  const sampleLinks = () => {
+    const page = `${app.siteUrl()}${VISITOR_PATH}/your-own-link`
+    return { page, unsubscribe: `${page}/unsubscribe`, appStore: appStoreUrl ?? app.siteUrl() }
+  }
+  const progressOf = async (id: number): Promise<CampaignProgress> => {
+    const progress = await app.store.campaigns.progress(id)
+    if (!progress) throw new HttpError(404, 'not_found', `No campaign ${id}`)
+    return progress
+  }
+
+  app.get('/segments', async () => app.store.segments())
+
+  app.get('/campaigns', async () => app.store.campaigns.list())
+
+  app.post(
+    '/campaigns',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['subject', 'markdown', 'segment', 'send'],
+          properties: {
+            subject: { type: 'string', minLength: 1, maxLength: MAX_SUBJECT_LENGTH },
+            markdown: { type: 'string', minLength: 1, maxLength: MAX_MARKDOWN_LENGTH },
+            segment: segmentSchema,
+            send: { type: 'boolean' },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as CampaignRequest
+      const problems = campaignProblems(body, appStoreUrl)
+      if (body.segment.since && body.segment.until && Date.parse(body.segment.until) <= Date.parse(body.segment.since)) {
+        problems.push('segment/until: must come after segment/since')
+      }
+      if (problems.length > 0) throw new HttpError(400, 'invalid_campaign', problems.join('; '))
+      const id = await app.store.campaigns.create({ subject: body.subject.trim(), markdown: body.markdown, segment: body.segment })
+      request.log.info({ campaign: id, send: body.send }, 'admin: campaign made')
+      if (body.send) {
+        const sent = await app.store.campaigns.send(id)
+        app.mailer.nudge()
+        return reply.code(201).send({ id, recipients: sent?.recipients ?? 0 })
+      }
+      const recipients = await app.store.campaigns.count(body.segment)
+      const rendered = renderCampaign(body, sampleLinks(), copy)
+      return reply.code(201).send({ id, recipients, html: rendered.html, text: rendered.text } satisfies CampaignDraft)
+    },
+  )
+
+  app.get('/campaigns/:id', { schema: { params: idParams } }, async (request) => progressOf((request.params as { id: number }).id))
+
+  app.post('/campaigns/:id/send', { schema: { params: idParams } }, async (request) => {
+    const { id } = request.params as { id: number }
+    const sent = await app.store.campaigns.send(id)
+    if (!sent) throw new HttpError(404, 'not_found', `No campaign ${id}`)
+    request.log.info({ campaign: id, queued: sent.queued }, 'admin: campaign sent')
+    app.mailer.nudge()
+    return { id, recipients: sent.recipients }
+  })
+
+  for (const [action, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
+    app.post(`/campaigns/:id/${action}`, { schema: { params: idParams } }, async (request) => {
+      const { id } = request.params as { id: number }
+      if (!(await app.store.campaigns.setPaused(id, paused))) throw new HttpError(404, 'not_found', `No campaign ${id}`)
+      if (!paused) app.mailer.nudge()
+      return progressOf(id)
+    })
+  }
+
+  // A test to one address, now and outside the outbox: what the recipients will get, with sample
+  // links in place of each one's own.
+  app.post(
+    '/campaigns/:id/test',
+    {
+      schema: {
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, required: ['email'], properties: { email: { type: 'string', maxLength: 254 } } },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: number }
+      const { email } = request.body as { email: string }
+      if (!isValidEmail(email)) throw new HttpError(400, 'invalid_email', 'email: not an address a mail can go to')
+      const campaign = await app.store.campaigns.get(id)
+      if (!campaign) throw new HttpError(404, 'not_found', `No campaign ${id}`)
+      const links = sampleLinks()
+      const rendered = renderCampaign(campaign, links, copy)
+      try {
+        await app.transport.send({
+          from: mailFrom,
+          to: email,
+          ...rendered,
+          subject: `[Test] ${rendered.subject}`,
+          messageId: `<${randomUUID()}@${senderDomain(mailFrom)}>`,
+          date: new Date(),
+          headers: {},
+        })
+      } catch (error) {
+        request.log.warn({ campaign: id, code: (error as { responseCode?: number }).responseCode }, 'admin: test mail not sent')
+        throw new HttpError(502, 'test_not_sent', 'The mail server did not take the test mail', { hint: 'Check SMTP_URL and try again.' })
+      }
+      request.log.info({ campaign: id }, 'admin: test mail sent')
+      return { sent: true }
+    },
+  )
+}
