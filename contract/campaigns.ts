@@ -11,7 +11,15 @@ export interface Segments {
   /** Sign-ups per role × country (null: not said), confirmed or not; the largest first. */
   byRoleCountry: { role: Role | null; country: string | null; confirmed: number; unconfirmed: number }[]
   /** Per country (null: not said): how many of each role wait there; the largest first. */
-  byCountry: { country: string | null; breeders: number; owners: number; clubs: number; enthusiasts: number; unsaid: number; total: number }[]
+  byCountry: {
+    country: string | null
+    breeders: number
+    owners: number
+    clubs: number
+    enthusiasts: number
+    unsaid: number
+    total: number
+  }[]
   /** The most named breeds (letter case ignored) and who named them; the most named first. */
   topBreeds: { breed: string; breeders: number; owners: number; others: number; total: number }[]
 }

@@ -50,7 +50,10 @@ export async function adminRoutes(
 /** How many local mails the admin page lists. */
 const LOCAL_MAILS_LISTED = 50
 
-async function adminApi(app: FastifyInstance, { token, config }: { token: string; config: Pick<Config, 'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL'> }) {
+async function adminApi(
+  app: FastifyInstance,
+  { token, config }: { token: string; config: Pick<Config, 'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL'> },
+) {
   const mailDir = config.MAIL_DIR
   const { counters } = app.store
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {

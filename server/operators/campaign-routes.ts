@@ -122,7 +122,12 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
     {
       schema: {
         params: idParams,
-        body: { type: 'object', additionalProperties: false, required: ['email'], properties: { email: { type: 'string', maxLength: 254 } } },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['email'],
+          properties: { email: { type: 'string', maxLength: 254 } },
+        },
       },
     },
     async (request) => {

@@ -7,7 +7,10 @@ import { parseArgs } from 'node:util'
 import { MAIL_STATES } from '../../contract/admin-api.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { createStore, type WaitlistStore } from '../store/index.js'
+import { printSegments, runCampaign, UsageError } from './cli-campaigns.js'
 import { type ExportFormat, exportChunks, signUps } from './export.js'
+import { loadVisitorPages } from '../visitor/pages.js'
+import { visitorDir } from '../paths.js'
 
 const HELP = `Usage: npm run waitlist -- <command> [options]
 
@@ -18,13 +21,23 @@ Commands:
   remove EMAIL                          delete one address for good (any letter case)
   stats                                 total, sign-ups per day and top sources
   mail status                           the outbox: mails queued, being sent, sent, failed, bounced
+  segments                              the demand map: roles per country, top breeds, confirmed or not
+  campaign create --subject S --markdown-file F [--role R]… [--country C]… [--breed B]…
+                  [--source S]… [--since DATE] [--until DATE] [--include-unconfirmed] [--dry-run]
+                                        a draft for a segment (confirmed addresses only unless told);
+                                        --dry-run counts and renders it, and saves nothing
+  campaign send ID                      queue its mails (once per recipient, however often sent)
+  campaign status ID [--follow]         its progress; --follow watches it to the end
+  campaign pause ID | resume ID         hold its queued mails, or let them go again
+  campaign list                         every campaign, newest first
+
+Roles: breeder, owner, club, enthusiast. Countries: ISO 3166-1 codes (GB, FR…). The running
+server sends campaign mails at MAIL_RATE_PER_SECOND; these commands queue and watch them.
 
 DATE is an ISO 8601 date or moment, e.g. 2026-11-01 or 2026-11-01T12:00:00Z (UTC).
 The store comes from the environment, as for the server: DATABASE_URL, else SQLITE_PATH
 (default data/waitlist.db). CSV cells that a spreadsheet would run as formulas are neutralised.
 `
-
-class UsageError extends Error {}
 
 function parseSince(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
@@ -75,6 +88,16 @@ export async function main(argv: string[]): Promise<number> {
       format: { type: 'string', default: 'csv' },
       since: { type: 'string' },
       out: { type: 'string', short: 'o' },
+      subject: { type: 'string' },
+      'markdown-file': { type: 'string' },
+      role: { type: 'string', multiple: true },
+      country: { type: 'string', multiple: true },
+      breed: { type: 'string', multiple: true },
+      source: { type: 'string', multiple: true },
+      until: { type: 'string' },
+      'include-unconfirmed': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      follow: { type: 'boolean' },
     },
   })
   const [command, ...rest] = positionals
@@ -82,9 +105,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP)
     return command === undefined && !values.help ? 1 : 0
   }
-  const since = parseSince(values.since)
+  const since = command === 'campaign' ? undefined : parseSince(values.since)
   if (values.format !== 'csv' && values.format !== 'json') throw new UsageError(`--format: expected csv or json, got "${values.format}"`)
-  const store = await createStore(loadConfig(), { warn: (details, message) => process.stderr.write(`${message}\n`) })
+  const config = loadConfig()
+  const store = await createStore(config, { warn: (_details, message) => process.stderr.write(`${message}\n`) })
   try {
     switch (command) {
       case 'count':
@@ -102,6 +126,17 @@ export async function main(argv: string[]): Promise<number> {
         const counts = await store.outbox.counts()
         process.stdout.write(`${MAIL_STATES.map((state) => `${state.padEnd(8)} ${String(counts[state]).padStart(8)}`).join('\n')}\n`)
         return 0
+      }
+      case 'segments':
+        await printSegments(store, (text) => process.stdout.write(text))
+        return 0
+      case 'campaign': {
+        const product = (await loadVisitorPages(visitorDir))?.site.productName ?? 'Kennect'
+        return await runCampaign(store, config, product, rest, values, {
+          out: (text) => process.stdout.write(text),
+          err: process.stderr,
+          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        })
       }
       case 'remove': {
         const [email] = rest

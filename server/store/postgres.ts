@@ -556,7 +556,14 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
 const segmentParams = (f: SegmentFilter) => [f.includeUnconfirmed, f.roles, f.countries, f.breeds, f.since, f.until, f.sources]
 
 function createCampaigns(pool: pg.Pool, run: Run): CampaignStore {
-  type Row = { id: string; subject: string; segment: Segment; status: 'draft' | 'sending' | 'paused'; recipients: number; created_at: string }
+  type Row = {
+    id: string
+    subject: string
+    segment: Segment
+    status: 'draft' | 'sending' | 'paused'
+    recipients: number
+    created_at: string
+  }
 
   async function progress(id: number | null): Promise<CampaignProgress[]> {
     const rows = await pool.query<Row>(
@@ -596,21 +603,26 @@ function createCampaigns(pool: pg.Pool, run: Run): CampaignStore {
   return {
     count: (segment) =>
       run(async () => {
-        const result = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM waitlist WHERE ${SEGMENT_WHERE}`, segmentParams(segmentFilter(segment)))
+        const result = await pool.query<{ n: string }>(
+          `SELECT count(*) AS n FROM waitlist WHERE ${SEGMENT_WHERE}`,
+          segmentParams(segmentFilter(segment)),
+        )
         return Number(result.rows[0]?.n ?? 0)
       }),
     create: (campaign) =>
       run(async () => {
-        const result = await pool.query<{ id: string }>('INSERT INTO campaigns (subject, markdown, segment) VALUES ($1, $2, $3) RETURNING id::text AS id', [
-          campaign.subject,
-          campaign.markdown,
-          JSON.stringify(campaign.segment),
-        ])
+        const result = await pool.query<{ id: string }>(
+          'INSERT INTO campaigns (subject, markdown, segment) VALUES ($1, $2, $3) RETURNING id::text AS id',
+          [campaign.subject, campaign.markdown, JSON.stringify(campaign.segment)],
+        )
         return Number(result.rows[0]?.id)
       }),
     get: (id) =>
       run(async () => {
-        const result = await pool.query<Campaign & { id: string }>('SELECT id::text AS id, subject, markdown, segment FROM campaigns WHERE id = $1', [id])
+        const result = await pool.query<Campaign & { id: string }>(
+          'SELECT id::text AS id, subject, markdown, segment FROM campaigns WHERE id = $1',
+          [id],
+        )
         const row = result.rows[0]
         return row ? { ...row, id: Number(row.id) } : undefined
       }),
@@ -643,10 +655,14 @@ function createCampaigns(pool: pg.Pool, run: Run): CampaignStore {
           return { recipients, queued: recipients }
         }),
       ),
-    isSending: (id) => run(async () => ((await pool.query(`SELECT 1 FROM campaigns WHERE id = $1 AND status = 'sending'`, [id])).rowCount ?? 0) > 0),
+    isSending: (id) =>
+      run(async () => ((await pool.query(`SELECT 1 FROM campaigns WHERE id = $1 AND status = 'sending'`, [id])).rowCount ?? 0) > 0),
     setPaused: (id, paused) =>
       run(async () => {
-        await pool.query(`UPDATE campaigns SET status = CASE WHEN $2 THEN 'paused' ELSE 'sending' END WHERE id = $1 AND status IN ('sending', 'paused')`, [id, paused])
+        await pool.query(
+          `UPDATE campaigns SET status = CASE WHEN $2 THEN 'paused' ELSE 'sending' END WHERE id = $1 AND status IN ('sending', 'paused')`,
+          [id, paused],
+        )
         return ((await pool.query('SELECT 1 FROM campaigns WHERE id = $1', [id])).rowCount ?? 0) > 0
       }),
   }

@@ -368,12 +368,27 @@ const segmentParams = (filter: SegmentFilter) => ({
 
 function createCampaigns(db: Database.Database, run: Run): CampaignStore {
   const count = db.prepare(`SELECT count(*) FROM waitlist WHERE ${SEGMENT_WHERE}`).pluck()
-  const create = db.prepare('INSERT INTO campaigns (subject, markdown, segment) VALUES (@subject, @markdown, @segment) RETURNING id').pluck()
+  const create = db
+    .prepare('INSERT INTO campaigns (subject, markdown, segment) VALUES (@subject, @markdown, @segment) RETURNING id')
+    .pluck()
   const get = db.prepare('SELECT id, subject, markdown, segment FROM campaigns WHERE id = ?')
-  type Row = { id: number; subject: string; segment: string; status: 'draft' | 'sending' | 'paused'; recipients: number; created_at: string }
-  const rows = db.prepare('SELECT id, subject, segment, status, recipients, created_at FROM campaigns WHERE @id IS NULL OR id = @id ORDER BY id DESC')
-  const states = db.prepare(`SELECT campaign_id, state, count(*) AS n FROM outbox WHERE campaign_id IS NOT NULL AND (@id IS NULL OR campaign_id = @id) GROUP BY campaign_id, state`)
-  const start = db.prepare(`UPDATE campaigns SET status = 'sending', sent_at = @now WHERE id = @id AND status = 'draft' RETURNING segment`).pluck()
+  type Row = {
+    id: number
+    subject: string
+    segment: string
+    status: 'draft' | 'sending' | 'paused'
+    recipients: number
+    created_at: string
+  }
+  const rows = db.prepare(
+    'SELECT id, subject, segment, status, recipients, created_at FROM campaigns WHERE @id IS NULL OR id = @id ORDER BY id DESC',
+  )
+  const states = db.prepare(
+    `SELECT campaign_id, state, count(*) AS n FROM outbox WHERE campaign_id IS NOT NULL AND (@id IS NULL OR campaign_id = @id) GROUP BY campaign_id, state`,
+  )
+  const start = db
+    .prepare(`UPDATE campaigns SET status = 'sending', sent_at = @now WHERE id = @id AND status = 'draft' RETURNING segment`)
+    .pluck()
   // Each row's message key is a random UUID made in SQL, so the rows never pass through memory.
   const queue = db.prepare(
     `INSERT INTO outbox (signup_id, kind, campaign_id, message_key, next_attempt_at, created_at)
@@ -386,7 +401,9 @@ function createCampaigns(db: Database.Database, run: Run): CampaignStore {
   )
   const setRecipients = db.prepare('UPDATE campaigns SET recipients = @recipients WHERE id = @id')
   const recipients = db.prepare('SELECT recipients, status FROM campaigns WHERE id = ?')
-  const pause = db.prepare(`UPDATE campaigns SET status = CASE WHEN @paused = 1 THEN 'paused' ELSE 'sending' END WHERE id = @id AND status IN ('sending', 'paused')`)
+  const pause = db.prepare(
+    `UPDATE campaigns SET status = CASE WHEN @paused = 1 THEN 'paused' ELSE 'sending' END WHERE id = @id AND status IN ('sending', 'paused')`,
+  )
   const exists = db.prepare('SELECT 1 FROM campaigns WHERE id = ?').pluck()
   const sending = db.prepare(`SELECT 1 FROM campaigns WHERE id = ? AND status = 'sending'`).pluck()
 
@@ -444,7 +461,9 @@ function createCampaigns(db: Database.Database, run: Run): CampaignStore {
 }
 
 function segments(db: Database.Database): Segments {
-  const totals = db.prepare('SELECT count(*) AS total, count(confirmed_at) AS confirmed, count(unsubscribed_at) AS unsubscribed FROM waitlist').get() as {
+  const totals = db
+    .prepare('SELECT count(*) AS total, count(confirmed_at) AS confirmed, count(unsubscribed_at) AS unsubscribed FROM waitlist')
+    .get() as {
     total: number
     confirmed: number
     unsubscribed: number

@@ -23,7 +23,12 @@ const PEOPLE: Person[] = [
   { email: 'owner.gb@example.com', confirmed: true, profile: { role: 'owner', breeds: ['labrador retriever', 'Beagle'], country: 'GB' } },
   { email: 'breeder.fr@example.com', confirmed: true, profile: { role: 'breeder', breeds: ['Beagle'], country: 'FR' } },
   { email: 'unconfirmed.breeder.gb@example.com', profile: { role: 'breeder', breeds: [], country: 'GB' } },
-  { email: 'gone.breeder.gb@example.com', confirmed: true, unsubscribed: true, profile: { role: 'breeder', breeds: ['Beagle'], country: 'GB' } },
+  {
+    email: 'gone.breeder.gb@example.com',
+    confirmed: true,
+    unsubscribed: true,
+    profile: { role: 'breeder', breeds: ['Beagle'], country: 'GB' },
+  },
   { email: 'quiet@example.com', confirmed: true },
 ]
 
@@ -33,7 +38,10 @@ describe.each(STORES)('campaigns on $kind', ({ kind, available }) => {
   beforeAll(async () => {
     if (!available) return
     smtp = await startSmtp()
-    server = await startServer({ ADMIN_TOKEN: TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '0', APP_STORE_URL: 'https://apps.apple.com/app/id123' }, kind)
+    server = await startServer(
+      { ADMIN_TOKEN: TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '0', APP_STORE_URL: 'https://apps.apple.com/app/id123' },
+      kind,
+    )
     const { store } = server.app
     for (const person of PEOPLE) {
       await store.add(row(person.email))
@@ -69,8 +77,11 @@ describe.each(STORES)('campaigns on $kind', ({ kind, available }) => {
       headers: { Authorization: `Bearer ${TOKEN}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     })
-  const campaign = (segment: object, send: boolean, markdown = 'The app is out: [get it]({{app_store_url}}). [Your page]({{my_page_url}}).') =>
-    api('/campaigns', { method: 'POST', body: { subject: 'Kennect is here', markdown, segment, send } })
+  const campaign = (
+    segment: object,
+    send: boolean,
+    markdown = 'The app is out: [get it]({{app_store_url}}). [Your page]({{my_page_url}}).',
+  ) => api('/campaigns', { method: 'POST', body: { subject: 'Kennect is here', markdown, segment, send } })
 
   it.skipIf(!available)('maps who waits where: role × country, breeds with their breeders and owners, unsubscribed left out', async () => {
     const segments = (await (await api('/segments')).json()) as Segments
@@ -105,32 +116,43 @@ describe.each(STORES)('campaigns on $kind', ({ kind, available }) => {
     expect(((await (await api('/campaigns')).json()) as unknown[]).length).toBe(before)
   })
 
-  it.skipIf(!available)('counts and renders a draft, sends a test, then sends each recipient one mail however often Send is pressed', async () => {
-    const draft = (await (await campaign({ roles: ['breeder', 'owner'], countries: ['GB'] }, false)).json()) as { id: number; recipients: number; html: string; text: string }
-    expect(draft.recipients).toBe(2) // unconfirmed and unsubscribed breeders in GB left out
-    expect(draft.text).toContain('https://apps.apple.com/app/id123')
-    expect(draft.html).toContain('href="https://apps.apple.com/app/id123"')
-    expect(draft.html).toContain('/me/your-own-link')
-    expect(((await (await api(`/campaigns/${draft.id}`)).json()) as CampaignProgress).status).toBe('draft')
+  it.skipIf(!available)(
+    'counts and renders a draft, sends a test, then sends each recipient one mail however often Send is pressed',
+    async () => {
+      const draft = (await (await campaign({ roles: ['breeder', 'owner'], countries: ['GB'] }, false)).json()) as {
+        id: number
+        recipients: number
+        html: string
+        text: string
+      }
+      expect(draft.recipients).toBe(2) // unconfirmed and unsubscribed breeders in GB left out
+      expect(draft.text).toContain('https://apps.apple.com/app/id123')
+      expect(draft.html).toContain('href="https://apps.apple.com/app/id123"')
+      expect(draft.html).toContain('/me/your-own-link')
+      expect(((await (await api(`/campaigns/${draft.id}`)).json()) as CampaignProgress).status).toBe('draft')
 
-    expect((await api(`/campaigns/${draft.id}/test`, { method: 'POST', body: { email: 'team@example.com' } })).status).toBe(200)
-    const [test] = await smtp.waitFor(1)
-    expect(test?.subject).toBe('[Test] Kennect is here')
-    smtp.received.length = 0
+      expect((await api(`/campaigns/${draft.id}/test`, { method: 'POST', body: { email: 'team@example.com' } })).status).toBe(200)
+      const [test] = await smtp.waitFor(1)
+      expect(test?.subject).toBe('[Test] Kennect is here')
+      smtp.received.length = 0
 
-    // Two operators press Send together, then one presses it again.
-    const presses = await Promise.all([api(`/campaigns/${draft.id}/send`, { method: 'POST' }), api(`/campaigns/${draft.id}/send`, { method: 'POST' })])
-    expect(presses.map((p) => p.status)).toEqual([200, 200])
-    expect((await api(`/campaigns/${draft.id}/send`, { method: 'POST' })).status).toBe(200)
-    await smtp.waitFor(2)
-    await settled()
-    expect(smtp.received.map((m) => m.to).sort()).toEqual(['breeder.gb@example.com', 'owner.gb@example.com'])
-    const mine = smtp.received.find((m) => m.to === 'owner.gb@example.com')
-    expect(mine?.parsed.text).toMatch(/\/me\/[A-Za-z0-9_-]{43}\)/) // the recipient's own link
-    expect(mine?.parsed.headerLines.some((l) => l.key === 'list-unsubscribe-post')).toBe(true)
-    const progress = (await (await api(`/campaigns/${draft.id}`)).json()) as CampaignProgress
-    expect(progress).toMatchObject({ status: 'finished', recipients: 2, queued: 0, sent: 2, failed: 0, bounced: 0 })
-  })
+      // Two operators press Send together, then one presses it again.
+      const presses = await Promise.all([
+        api(`/campaigns/${draft.id}/send`, { method: 'POST' }),
+        api(`/campaigns/${draft.id}/send`, { method: 'POST' }),
+      ])
+      expect(presses.map((p) => p.status)).toEqual([200, 200])
+      expect((await api(`/campaigns/${draft.id}/send`, { method: 'POST' })).status).toBe(200)
+      await smtp.waitFor(2)
+      await settled()
+      expect(smtp.received.map((m) => m.to).sort()).toEqual(['breeder.gb@example.com', 'owner.gb@example.com'])
+      const mine = smtp.received.find((m) => m.to === 'owner.gb@example.com')
+      expect(mine?.parsed.text).toMatch(/\/me\/[A-Za-z0-9_-]{43}\)/) // the recipient's own link
+      expect(mine?.parsed.headerLines.some((l) => l.key === 'list-unsubscribe-post')).toBe(true)
+      const progress = (await (await api(`/campaigns/${draft.id}`)).json()) as CampaignProgress
+      expect(progress).toMatchObject({ status: 'finished', recipients: 2, queued: 0, sent: 2, failed: 0, bounced: 0 })
+    },
+  )
 
   it.skipIf(!available)('sends at once with send: true, to unconfirmed addresses too when asked, never to unsubscribed ones', async () => {
     const answer = await campaign({ roles: ['breeder'], countries: ['GB'], includeUnconfirmed: true }, true, 'Hello breeders.')
@@ -155,40 +177,46 @@ describe.each(STORES)('campaigns on $kind', ({ kind, available }) => {
 })
 
 describe.each(STORES)('a paused campaign on $kind', ({ kind, available }) => {
-  it.skipIf(!available)('holds its mails, and sends the rest once resumed', async () => {
-    const smtp = await startSmtp()
-    // One mail a second, so there is something left to hold.
-    const server = await startServer({ ADMIN_TOKEN: TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '1' }, kind)
-    try {
-      for (let i = 0; i < 4; i++) {
-        await server.app.store.add(row(`paused-${i}@example.com`))
-        const [listed] = await server.app.store.list({ limit: 1, search: `paused-${i}@` })
-        await server.app.store.visitors.confirm(listed?.id ?? 0)
+  it.skipIf(!available)(
+    'holds its mails, and sends the rest once resumed',
+    async () => {
+      const smtp = await startSmtp()
+      // One mail a second, so there is something left to hold.
+      const server = await startServer({ ADMIN_TOKEN: TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '1' }, kind)
+      try {
+        for (let i = 0; i < 4; i++) {
+          await server.app.store.add(row(`paused-${i}@example.com`))
+          const [listed] = await server.app.store.list({ limit: 1, search: `paused-${i}@` })
+          await server.app.store.visitors.confirm(listed?.id ?? 0)
+        }
+        await smtp.waitFor(4, 15_000) // the confirmation mails
+        for (let i = 0; i < 50 && (await server.app.store.outbox.counts()).sent < 4; i++) await new Promise((r) => setTimeout(r, 50))
+        smtp.received.length = 0
+        const api = (path: string, body?: unknown) =>
+          fetch(`${server.url}/admin/api${path}`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          })
+        const { id } = (await (
+          await api('/campaigns', { subject: 'Held', markdown: 'Held, then sent.', segment: {}, send: true })
+        ).json()) as { id: number }
+        await smtp.waitFor(1, 5_000)
+        const paused = (await (await api(`/campaigns/${id}/pause`)).json()) as CampaignProgress
+        expect(paused.status).toBe('paused')
+        const atPause = smtp.received.length
+        await new Promise((resolve) => setTimeout(resolve, 2_500))
+        expect(smtp.received.length).toBeLessThanOrEqual(atPause + 1) // one may have been on its way
+        const held = smtp.received.length
+        expect(held).toBeLessThan(4)
+        expect(((await (await api(`/campaigns/${id}/resume`)).json()) as CampaignProgress).status).toBe('sending')
+        await smtp.waitFor(4, 15_000)
+        expect(new Set(smtp.received.map((m) => m.to)).size).toBe(4)
+      } finally {
+        await server.close()
+        await smtp.stop()
       }
-      await smtp.waitFor(4, 15_000) // the confirmation mails
-      for (let i = 0; i < 50 && (await server.app.store.outbox.counts()).sent < 4; i++) await new Promise((r) => setTimeout(r, 50))
-      smtp.received.length = 0
-      const api = (path: string, body?: unknown) =>
-        fetch(`${server.url}/admin/api${path}`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        })
-      const { id } = (await (await api('/campaigns', { subject: 'Held', markdown: 'Held, then sent.', segment: {}, send: true })).json()) as { id: number }
-      await smtp.waitFor(1, 5_000)
-      const paused = (await (await api(`/campaigns/${id}/pause`)).json()) as CampaignProgress
-      expect(paused.status).toBe('paused')
-      const atPause = smtp.received.length
-      await new Promise((resolve) => setTimeout(resolve, 2_500))
-      expect(smtp.received.length).toBeLessThanOrEqual(atPause + 1) // one may have been on its way
-      const held = smtp.received.length
-      expect(held).toBeLessThan(4)
-      expect(((await (await api(`/campaigns/${id}/resume`)).json()) as CampaignProgress).status).toBe('sending')
-      await smtp.waitFor(4, 15_000)
-      expect(new Set(smtp.received.map((m) => m.to)).size).toBe(4)
-    } finally {
-      await server.close()
-      await smtp.stop()
-    }
-  }, 40_000)
+    },
+    40_000,
+  )
 })

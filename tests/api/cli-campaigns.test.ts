@@ -1,0 +1,146 @@
+// The command line's launch-day commands against a real store of each kind, with a real server
+// process on the same database sending the mails to a real SMTP server: segments, campaign create
+// (and its dry run), send, status --follow to the end, pause, resume, list; bad input refused.
+import { execFile, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Profile } from '../../contract/visitor'
+import { row } from '../support/rows'
+import { startServer, type TestServer } from '../support/server'
+import { startSmtp, type TestSmtp } from '../support/smtp'
+import { STORES } from '../support/stores'
+
+const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
+const run = promisify(execFile)
+
+const PEOPLE: [string, Profile | null, boolean][] = [
+  ['cli.breeder.gb@example.com', { role: 'breeder', breeds: ['Whippet'], country: 'GB' }, true],
+  ['cli.owner.gb@example.com', { role: 'owner', breeds: ['whippet'], country: 'GB' }, true],
+  ['cli.breeder.de@example.com', { role: 'breeder', breeds: [], country: 'DE' }, true],
+  ['cli.unconfirmed.gb@example.com', { role: 'breeder', breeds: [], country: 'GB' }, false],
+]
+
+describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }) => {
+  let smtp: TestSmtp
+  let server: TestServer
+  let env: Record<string, string>
+  const dir = mkdtempSync(join(tmpdir(), 'kennect-cli-campaign-'))
+  const message = join(dir, 'launch.md')
+
+  beforeAll(async () => {
+    if (!available) return
+    smtp = await startSmtp()
+    server = await startServer({ SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '0' }, kind)
+    const { SQLITE_PATH, DATABASE_URL } = server.config
+    env = kind === 'postgres' ? { DATABASE_URL: DATABASE_URL ?? '' } : { SQLITE_PATH }
+    for (const [email, profile, confirmed] of PEOPLE) {
+      await server.app.store.add(row(email))
+      const [listed] = await server.app.store.list({ limit: 1, search: email })
+      if (profile) await server.app.store.visitors.saveProfile(listed?.id ?? 0, profile)
+      if (confirmed) await server.app.store.visitors.confirm(listed?.id ?? 0)
+    }
+    await smtp.waitFor(PEOPLE.length)
+    writeFileSync(message, '# The app is here\n\nBreeders near you are waiting. [See your page]({{my_page_url}}).\n')
+  })
+  afterAll(async () => {
+    await server?.close()
+    await smtp?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const cli = async (...args: string[]) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } })
+      return { code: 0, stdout, stderr }
+    } catch (error) {
+      const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string }
+      return { code, stdout, stderr }
+    }
+  }
+
+  it.skipIf(!available)('prints the demand map', async () => {
+    const { code, stdout } = await cli('segments')
+    expect(code).toBe(0)
+    expect(stdout).toContain('total 4, confirmed 3, unsubscribed 0')
+    expect(stdout).toMatch(/GB\s+2\s+1\s+0\s+0\s+0\s+3/)
+    expect(stdout).toMatch(/2\s+Whippet\s+\(1 \/ 1 \/ 0\)/i)
+  })
+
+  it.skipIf(!available)('refuses what it cannot send, naming the option', async () => {
+    expect(await cli('campaign', 'create', '--subject', 'S', '--markdown-file', message, '--role', 'admin')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--role'),
+    })
+    expect(await cli('campaign', 'create', '--subject', 'S', '--markdown-file', message, '--country', 'Narnia')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--country'),
+    })
+    writeFileSync(join(dir, 'bad.md'), 'Hi {{name}}')
+    expect(await cli('campaign', 'create', '--subject', 'S', '--markdown-file', join(dir, 'bad.md'))).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown placeholder {{name}}'),
+    })
+    expect(await cli('campaign', 'create', '--markdown-file', message)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--subject'),
+    })
+    expect(await cli('campaign', 'send', 'x')).toMatchObject({ code: 2 })
+  })
+
+  it.skipIf(!available)('counts and renders a dry run, and saves nothing', async () => {
+    const before = (await cli('campaign', 'list')).stdout
+    const dry = await cli(
+      'campaign',
+      'create',
+      '--subject',
+      'GB breeders',
+      '--markdown-file',
+      message,
+      '--role',
+      'breeder',
+      '--country',
+      'gb',
+      '--dry-run',
+    )
+    expect(dry.code).toBe(0)
+    expect(dry.stdout).toContain('dry run: 1 recipients; nothing was saved')
+    expect(dry.stdout).toContain('[See your page](http')
+    expect((await cli('campaign', 'list')).stdout).toBe(before)
+  })
+
+  it.skipIf(!available)('creates, sends and follows a campaign to its end; a second send queues nobody', async () => {
+    const created = await cli('campaign', 'create', '--subject', 'Whippets', '--markdown-file', message, '--breed', 'WHIPPET')
+    expect(created.code).toBe(0)
+    const id = /campaign (\d+): a draft for 2 recipients/.exec(created.stdout)?.[1]
+    expect(id).toBeDefined()
+    smtp.received.length = 0
+    expect((await cli('campaign', 'send', id ?? '')).stdout).toContain('2 mails queued')
+    // --follow while the server sends: plain lines (no terminal), the last one the end.
+    const follow = spawn(process.execPath, [CLI, 'campaign', 'status', id ?? '', '--follow'], { env: { PATH: process.env.PATH, ...env } })
+    let progress = ''
+    follow.stderr.on('data', (chunk: Buffer) => (progress += chunk.toString()))
+    const [code] = await once(follow, 'exit')
+    expect(code).toBe(0)
+    expect(progress.trim().split('\n').at(-1)).toBe(`campaign ${id} (finished): sent 2 of 2, queued 0, failed 0, bounced 0`)
+    expect(smtp.received.map((m) => m.to).sort()).toEqual(['cli.breeder.gb@example.com', 'cli.owner.gb@example.com'])
+    expect((await cli('campaign', 'send', id ?? '')).stdout).toContain('already sent to 2 recipients; nobody was queued twice')
+    expect((await cli('campaign', 'list')).stdout).toMatch(new RegExp(`${id}\\s+finished\\s+2/2\\s+Whippets`))
+    expect(await cli('campaign', 'pause', id ?? '')).toMatchObject({ code: 0 })
+    expect(await cli('campaign', 'resume', id ?? '')).toMatchObject({ code: 0 })
+    expect(await cli('campaign', 'pause', '9999')).toMatchObject({ code: 2, stderr: expect.stringContaining('no campaign 9999') })
+  })
+
+  it.skipIf(!available || !existsSync('/usr/bin/script'))('draws a progress bar on a terminal', async () => {
+    const created = await cli('campaign', 'create', '--subject', 'On a terminal', '--markdown-file', message, '--country', 'DE')
+    const id = /campaign (\d+):/.exec(created.stdout)?.[1] ?? ''
+    await cli('campaign', 'send', id)
+    // `script` gives the command a pseudo-terminal of its own, as a person's shell would.
+    const command = [process.execPath, CLI, 'campaign', 'status', id, '--follow'].map((part) => `'${part}'`).join(' ')
+    const { stdout } = await run('/usr/bin/script', ['-qec', command, '/dev/null'], { env: { PATH: process.env.PATH, ...env } })
+    expect(stdout).toContain(`\r[${'#'.repeat(30)}] 100% campaign ${id} (finished): sent 1 of 1`)
+  })
+})
