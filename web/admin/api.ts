@@ -1,22 +1,45 @@
 // The admin API as the page calls it, with the token of this tab.
 import { ADMIN_API_PREFIX } from '../../contract/paths'
 import type { LocalMailPreview, MailOverview, SignupsPage, Stats } from '../../contract/admin-api'
+import type { CampaignDraft, CampaignProgress, CampaignRequest, Segments } from '../../contract/campaigns'
 
 export class AdminApiError extends Error {
-  constructor(readonly status: number) {
+  constructor(
+    readonly status: number,
+    /** The answer's own message (a 400 names the field). */
+    readonly detail = '',
+  ) {
     super(`admin API answered ${status}`)
   }
 }
 
 export function createAdminApi(token: string) {
   async function call(path: string, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(`${ADMIN_API_PREFIX}${path}`, { ...init, headers: { Authorization: `Bearer ${token}` } })
-    if (!response.ok) throw new AdminApiError(response.status)
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}` }
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json'
+    const response = await fetch(`${ADMIN_API_PREFIX}${path}`, { ...init, headers })
+    if (!response.ok) {
+      const detail = await response.json().then(
+        (body: { message?: string }) => body.message ?? '',
+        () => '',
+      )
+      throw new AdminApiError(response.status, detail)
+    }
     return response
   }
   return {
     stats: async (): Promise<Stats> => (await call('/stats')).json(),
     mail: async (): Promise<MailOverview> => (await call('/mail')).json(),
+    segments: async (): Promise<Segments> => (await call('/segments')).json(),
+    campaigns: async (): Promise<CampaignProgress[]> => (await call('/campaigns')).json(),
+    draft: async (request: Omit<CampaignRequest, 'send'>): Promise<CampaignDraft> =>
+      (await call('/campaigns', { method: 'POST', body: JSON.stringify({ ...request, send: false }) })).json(),
+    send: async (id: number): Promise<{ id: number; recipients: number }> =>
+      (await call(`/campaigns/${id}/send`, { method: 'POST' })).json(),
+    test: async (id: number, email: string): Promise<void> =>
+      void (await call(`/campaigns/${id}/test`, { method: 'POST', body: JSON.stringify({ email }) })),
+    pause: async (id: number, paused: boolean): Promise<CampaignProgress> =>
+      (await call(`/campaigns/${id}/${paused ? 'pause' : 'resume'}`, { method: 'POST' })).json(),
     localMail: async (name: string): Promise<LocalMailPreview> => (await call(`/mail/local/${encodeURIComponent(name)}`)).json(),
     /** `signal` cancels it: a newer search makes an older one's answer worthless. */
     signups: async (search: string, after?: number, signal?: AbortSignal): Promise<SignupsPage> => {

@@ -5,6 +5,7 @@ import { Input } from '../components/ui/input'
 import { AdminApiError, type AdminApi, createAdminApi } from './api'
 import { PerDayTable, SignupsChart } from './chart'
 import { adminContent as copy } from './content'
+import { Campaigns, DemandMap } from './launch'
 import { MailPanel } from './mail'
 
 /** A search waits for this pause in typing, so a word typed is one request, not one per key. */
@@ -233,6 +234,8 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
           </ol>
         </section>
       </div>
+      <DemandMap api={api} onFailure={fail} />
+      <Campaigns api={api} onFailure={fail} />
       <MailPanel api={api} onFailure={fail} />
       <section aria-label={copy.listLabel} className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
         <label htmlFor="admin-search" className="block text-sm font-semibold text-stone-700">

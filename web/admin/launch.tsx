@@ -1,0 +1,455 @@
+// Launch day for the team: the demand map (who waits where, for which breeds) and campaigns
+// (compose for a segment, count and preview, test, send, and watch each one's progress live).
+import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import type { CampaignDraft, CampaignProgress, Segment, Segments } from '../../contract/campaigns'
+import { ROLES, type Role } from '../../contract/visitor'
+import { Button } from '../components/ui/button'
+import { Input } from '../components/ui/input'
+import { AdminApiError, type AdminApi } from './api'
+import { adminContent } from './content'
+
+const copy = adminContent.demand
+const text = adminContent.campaigns
+/** How often campaigns are fetched again while one is sending. */
+const REFRESH_MS = 1500
+/** How many countries the chart shows (the table lists them all). */
+const CHART_COUNTRIES = 10
+
+const ROLE_BARS = [
+  { key: 'breeders', label: copy.columns.breeders, colour: 'bg-brand-700' },
+  { key: 'owners', label: copy.columns.owners, colour: 'bg-sky-700' },
+  { key: 'clubs', label: copy.columns.clubs, colour: 'bg-emerald-700' },
+  { key: 'enthusiasts', label: copy.columns.enthusiasts, colour: 'bg-violet-700' },
+  { key: 'unsaid', label: copy.columns.unsaid, colour: 'bg-stone-400' },
+] as const
+
+const th = 'px-3 py-1.5 font-semibold'
+const td = 'px-3 py-1.5 text-stone-800'
+
+export function DemandMap({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
+  const [segments, setSegments] = useState<Segments | null>(null)
+  useEffect(() => {
+    let current = true
+    api.segments().then(
+      (fresh) => current && setSegments(fresh),
+      (failure: unknown) => current && onFailure(failure),
+    )
+    return () => {
+      current = false
+    }
+  }, [api, onFailure])
+  const countries = segments?.byCountry ?? []
+  const widest = Math.max(1, ...countries.slice(0, CHART_COUNTRIES).map((c) => c.total))
+  return (
+    <section aria-labelledby="demand-heading" className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="demand-heading" className="text-sm font-semibold text-stone-600 uppercase">
+        {copy.heading}
+      </h2>
+      {segments ? <p className="mt-2 text-stone-700">{copy.totals(segments.total, segments.confirmed, segments.unsubscribed)}</p> : null}
+      <div className="mt-4 grid gap-6 lg:grid-cols-2">
+        {/* The chart shows the table's numbers for the eye; the table beside it is what a screen reader reads. */}
+        <figure aria-hidden="true" className="min-w-0">
+          <figcaption className="text-sm font-medium text-stone-700">{copy.chartLabel}</figcaption>
+          <ul className="mt-2 flex flex-wrap gap-3 text-xs text-stone-700">
+            {ROLE_BARS.map((bar) => (
+              <li key={bar.key} className="flex items-center gap-1">
+                <span className={`size-3 rounded-sm ${bar.colour}`} />
+                {bar.label}
+              </li>
+            ))}
+          </ul>
+          <div className="mt-3 grid gap-2">
+            {countries.slice(0, CHART_COUNTRIES).map((c) => (
+              <div key={c.country ?? ''} className="grid grid-cols-[4.5rem_1fr] items-center gap-2 text-sm">
+                <span className="truncate text-stone-700">{c.country ?? copy.noCountry}</span>
+                <div className="flex h-5 overflow-hidden rounded" style={{ width: `${(c.total / widest) * 100}%` }}>
+                  {ROLE_BARS.map((bar) =>
+                    c[bar.key] > 0 ? <span key={bar.key} className={bar.colour} style={{ flexGrow: c[bar.key] }} /> : null,
+                  )}
+                </div>
+              </div>
+            ))}
+          </div>
+        </figure>
+        <div
+          tabIndex={0}
+          role="region"
+          aria-label={copy.tableCaption}
+          className="max-h-80 min-w-0 overflow-auto rounded-lg border border-stone-200"
+        >
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{copy.tableCaption}</caption>
+            <thead className="sticky top-0 bg-stone-50 text-stone-600">
+              <tr>
+                <th scope="col" className={th}>
+                  {copy.columns.country}
+                </th>
+                {ROLE_BARS.map((bar) => (
+                  <th key={bar.key} scope="col" className={`${th} text-right`}>
+                    {bar.label}
+                  </th>
+                ))}
+                <th scope="col" className={`${th} text-right`}>
+                  {copy.columns.total}
+                </th>
+                <th scope="col" className={th}>
+                  {copy.columns.both}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {countries.map((c) => (
+                <tr key={c.country ?? ''} className="border-t border-stone-200">
+                  <th scope="row" className={`${td} font-medium`}>
+                    {c.country ?? copy.noCountry}
+                  </th>
+                  {ROLE_BARS.map((bar) => (
+                    <td key={bar.key} className={`${td} text-right`}>
+                      {c[bar.key]}
+                    </td>
+                  ))}
+                  <td className={`${td} text-right font-semibold`}>{c.total}</td>
+                  <td className={td}>{c.breeders > 0 && c.owners > 0 ? copy.both : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {segments && countries.length === 0 ? <p className="p-3 text-stone-600">{copy.none}</p> : null}
+        </div>
+      </div>
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <div tabIndex={0} role="region" aria-label={copy.breedsCaption} className="min-w-0 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="text-left font-medium text-stone-700">{copy.breedsCaption}</caption>
+            <thead className="text-stone-600">
+              <tr>
+                <th scope="col" className={th}>
+                  {copy.breedColumns.breed}
+                </th>
+                <th scope="col" className={`${th} text-right`}>
+                  {copy.breedColumns.breeders}
+                </th>
+                <th scope="col" className={`${th} text-right`}>
+                  {copy.breedColumns.owners}
+                </th>
+                <th scope="col" className={`${th} text-right`}>
+                  {copy.breedColumns.others}
+                </th>
+                <th scope="col" className={`${th} text-right`}>
+                  {copy.breedColumns.total}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {segments?.topBreeds.map((b) => (
+                <tr key={b.breed} className="border-t border-stone-200">
+                  <th scope="row" className={`${td} font-medium`}>
+                    {b.breed}
+                  </th>
+                  <td className={`${td} text-right`}>{b.breeders}</td>
+                  <td className={`${td} text-right`}>{b.owners}</td>
+                  <td className={`${td} text-right`}>{b.others}</td>
+                  <td className={`${td} text-right font-semibold`}>{b.total}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <details className="min-w-0">
+          <summary className="cursor-pointer font-medium text-stone-700">{copy.roleCountry}</summary>
+          <table className="mt-2 w-full text-left text-sm">
+            <thead className="text-stone-600">
+              <tr>
+                <th scope="col" className={th}>
+                  {copy.roleCountryColumns.role}
+                </th>
+                <th scope="col" className={th}>
+                  {copy.roleCountryColumns.country}
+                </th>
+                <th scope="col" className={`${th} text-right`}>
+                  {copy.roleCountryColumns.confirmed}
+                </th>
+                <th scope="col" className={`${th} text-right`}>
+                  {copy.roleCountryColumns.unconfirmed}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {segments?.byRoleCountry.map((r) => (
+                <tr key={`${r.role}-${r.country}`} className="border-t border-stone-200">
+                  <td className={td}>{r.role ?? copy.noRole}</td>
+                  <td className={td}>{r.country ?? copy.noCountry}</td>
+                  <td className={`${td} text-right`}>{r.confirmed}</td>
+                  <td className={`${td} text-right`}>{r.unconfirmed}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </div>
+    </section>
+  )
+}
+
+const split = (value: FormDataEntryValue | null) =>
+  String(value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+
+/** The segment the form describes; empty fields narrow nothing. */
+function segmentOf(form: FormData): Segment {
+  const segment: Segment = {}
+  const roles = form.getAll('role').map(String) as Role[]
+  const countries = split(form.get('countries')).map((code) => code.toUpperCase())
+  const breeds = split(form.get('breeds'))
+  const sources = split(form.get('sources'))
+  if (roles.length > 0) segment.roles = roles
+  if (countries.length > 0) segment.countries = countries as Segment['countries']
+  if (breeds.length > 0) segment.breeds = breeds
+  if (sources.length > 0) segment.sources = sources
+  const since = String(form.get('since') ?? '')
+  const until = String(form.get('until') ?? '')
+  if (since) segment.since = since
+  if (until) segment.until = until
+  if (form.get('includeUnconfirmed')) segment.includeUnconfirmed = true
+  return segment
+}
+
+function ProgressRow({ campaign, onPause }: { campaign: CampaignProgress; onPause: (paused: boolean) => void }) {
+  const done = campaign.sent + campaign.failed + campaign.bounced
+  const percent = campaign.recipients === 0 ? (campaign.status === 'draft' ? 0 : 100) : Math.round((done / campaign.recipients) * 100)
+  return (
+    <li className="py-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <span className="min-w-0 font-medium break-words text-stone-900">
+          #{campaign.id} {campaign.subject} <span className="text-sm font-normal text-stone-600">({text.statuses[campaign.status]})</span>
+        </span>
+        {campaign.status === 'sending' ? (
+          <Button variant="outline" size="sm" onClick={() => onPause(true)}>
+            {text.pause}
+          </Button>
+        ) : campaign.status === 'paused' ? (
+          <Button variant="outline" size="sm" onClick={() => onPause(false)}>
+            {text.resume}
+          </Button>
+        ) : null}
+      </div>
+      <div
+        role="progressbar"
+        aria-label={text.progressLabel(campaign.subject)}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${percent}%: ${text.progress(campaign.sent, campaign.recipients)}`}
+        className="mt-2 h-3 overflow-hidden rounded-full bg-stone-200"
+      >
+        <div className="h-full rounded-full bg-brand-700 transition-[width]" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="mt-1 text-sm text-stone-700">
+        {text.progress(campaign.sent, campaign.recipients)} · {text.counts(campaign.queued, campaign.failed, campaign.bounced)}
+      </p>
+    </li>
+  )
+}
+
+export function Campaigns({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
+  const [campaigns, setCampaigns] = useState<CampaignProgress[]>([])
+  const [draft, setDraft] = useState<(CampaignDraft & { subject: string }) | null>(null)
+  const [problem, setProblem] = useState('')
+  const [notice, setNotice] = useState('')
+  const [version, setVersion] = useState(0)
+  const reload = useCallback(() => setVersion((v) => v + 1), [])
+  const sending = campaigns.some((c) => c.status === 'sending')
+
+  // The list, again and again while a campaign is sending: the progress bars move live.
+  useEffect(() => {
+    let current = true
+    const load = () =>
+      api.campaigns().then(
+        (fresh) => current && setCampaigns(fresh),
+        (failure: unknown) => current && onFailure(failure),
+      )
+    void load()
+    const timer = sending ? setInterval(load, REFRESH_MS) : undefined
+    return () => {
+      current = false
+      if (timer) clearInterval(timer)
+    }
+  }, [api, onFailure, version, sending])
+
+  /** A 400 names the field: say it where the form is; anything else goes to the page's alert. */
+  const refused = (failure: unknown) => {
+    if (failure instanceof AdminApiError && failure.status === 400) setProblem(`${text.refused} ${failure.detail}`)
+    else onFailure(failure)
+  }
+
+  async function preview(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    const subject = String(form.get('subject') ?? '')
+    setProblem('')
+    setNotice('')
+    try {
+      const made = await api.draft({ subject, markdown: String(form.get('markdown') ?? ''), segment: segmentOf(form) })
+      setDraft({ ...made, subject })
+      reload()
+    } catch (failure) {
+      refused(failure)
+    }
+  }
+
+  async function sendTest(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (!draft) return
+    try {
+      await api.test(draft.id, String(new FormData(event.currentTarget).get('test') ?? ''))
+      setNotice(text.testSent)
+    } catch (failure) {
+      refused(failure)
+    }
+  }
+
+  async function send() {
+    if (!draft || !window.confirm(text.confirmSend(draft.recipients, draft.subject))) return
+    try {
+      await api.send(draft.id)
+      setDraft(null)
+      reload()
+    } catch (failure) {
+      refused(failure)
+    }
+  }
+
+  async function pause(id: number, paused: boolean) {
+    try {
+      await api.pause(id, paused)
+      reload()
+    } catch (failure) {
+      onFailure(failure)
+    }
+  }
+
+  return (
+    <section aria-labelledby="campaigns-heading" className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="campaigns-heading" className="text-sm font-semibold text-stone-600 uppercase">
+        {text.heading}
+      </h2>
+      <form onSubmit={preview} className="mt-4 grid gap-4" aria-label={text.compose}>
+        <div>
+          <label htmlFor="campaign-subject" className="block text-sm font-semibold text-stone-700">
+            {text.subject}
+          </label>
+          <Input id="campaign-subject" name="subject" required maxLength={200} className="mt-1" />
+        </div>
+        <div>
+          <label htmlFor="campaign-markdown" className="block text-sm font-semibold text-stone-700">
+            {text.markdown}
+          </label>
+          <textarea
+            id="campaign-markdown"
+            name="markdown"
+            required
+            rows={6}
+            defaultValue={text.defaultMarkdown}
+            aria-describedby="campaign-markdown-hint"
+            className="mt-1 w-full rounded-xl border border-stone-300 bg-white px-4 py-3 font-mono text-sm text-stone-900 focus-visible:border-brand-600 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none"
+          />
+          <p id="campaign-markdown-hint" className="text-sm text-stone-600">
+            {text.markdownHint}
+          </p>
+        </div>
+        <fieldset className="grid gap-3 rounded-xl border border-stone-200 p-4">
+          <legend className="px-1 text-sm font-semibold text-stone-700">{text.segment}</legend>
+          <fieldset>
+            <legend className="text-sm text-stone-700">{text.roles}</legend>
+            <div className="mt-1 flex flex-wrap gap-4">
+              {ROLES.map((role) => (
+                <label key={role} className="flex items-center gap-2 text-stone-900">
+                  <input type="checkbox" name="role" value={role} className="size-4 accent-brand-700" />
+                  {adminContent.roles[role]}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="grid gap-3 sm:grid-cols-2">
+            {(
+              [
+                ['countries', text.countries],
+                ['breeds', text.breeds],
+                ['sources', text.sources],
+              ] as const
+            ).map(([name, label]) => (
+              <div key={name}>
+                <label htmlFor={`campaign-${name}`} className="block text-sm text-stone-700">
+                  {label}
+                </label>
+                <Input id={`campaign-${name}`} name={name} className="mt-1" />
+              </div>
+            ))}
+            <div className="grid grid-cols-2 gap-3">
+              {(
+                [
+                  ['since', text.since],
+                  ['until', text.until],
+                ] as const
+              ).map(([name, label]) => (
+                <div key={name}>
+                  <label htmlFor={`campaign-${name}`} className="block text-sm text-stone-700">
+                    {label}
+                  </label>
+                  <Input id={`campaign-${name}`} name={name} type="date" className="mt-1" />
+                </div>
+              ))}
+            </div>
+          </div>
+          <label className="flex items-center gap-2 text-stone-900">
+            <input type="checkbox" name="includeUnconfirmed" className="size-4 accent-brand-700" />
+            {text.includeUnconfirmed}
+          </label>
+        </fieldset>
+        <div>
+          <Button type="submit">{text.preview}</Button>
+        </div>
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {problem}
+        </p>
+      </form>
+      {draft ? (
+        <div role="region" aria-label={text.recipients(draft.recipients)} className="mt-4 rounded-xl border border-stone-200 p-4">
+          <p className="text-lg font-semibold text-stone-900">{text.recipients(draft.recipients)}</p>
+          <iframe
+            title={text.previewFrame}
+            sandbox=""
+            srcDoc={draft.html}
+            className="mt-3 h-96 w-full rounded-lg border border-stone-200 bg-white"
+          />
+          <form onSubmit={sendTest} className="mt-3 flex flex-wrap items-end gap-3">
+            <div>
+              <label htmlFor="campaign-test" className="block text-sm text-stone-700">
+                {text.testAddress}
+              </label>
+              <Input id="campaign-test" name="test" type="email" required className="mt-1" />
+            </div>
+            <Button type="submit" variant="outline">
+              {text.sendTest}
+            </Button>
+          </form>
+          <p role="status" className="mt-2 min-h-5 text-sm text-stone-700">
+            {notice}
+          </p>
+          <Button className="mt-3" onClick={() => void send()} disabled={draft.recipients === 0}>
+            {text.send(draft.recipients)}
+          </Button>
+        </div>
+      ) : null}
+      <h3 className="mt-6 font-semibold text-stone-900">{text.list}</h3>
+      {campaigns.length === 0 ? <p className="mt-2 text-stone-600">{text.none}</p> : null}
+      <ul className="divide-y divide-stone-200">
+        {campaigns.map((campaign) => (
+          <ProgressRow key={campaign.id} campaign={campaign} onPause={(paused) => void pause(campaign.id, paused)} />
+        ))}
+      </ul>
+    </section>
+  )
+}
