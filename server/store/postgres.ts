@@ -432,6 +432,25 @@ function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
   }
 }
 
+/**
+ * The next mails due, in the outbox's order (confirmations first, then the longest due), walked
+ * from the index in that order (db/postgres/005) until the batch is full, then joined to their
+ * addresses. Exported for the test of its plan (tests/api/outbox-claim-plan.test.ts).
+ */
+export const CLAIM_SQL = `WITH due AS (
+    SELECT id FROM outbox
+    WHERE state IN ('queued', 'sending')
+      AND ((state = 'queued' AND next_attempt_at <= now()) OR (state = 'sending' AND lease_until <= now()))
+      AND (campaign_id IS NULL OR campaign_id IN (SELECT id FROM campaigns WHERE status = 'sending'))
+    ORDER BY kind <> 'confirm', next_attempt_at, id
+    LIMIT $1
+    FOR UPDATE SKIP LOCKED
+  )
+  SELECT outbox.id::text AS id, kind, campaign_id::text AS campaign_id, message_key::text AS message_key, attempts,
+    ${iso('outbox.created_at')} AS created_at, token, email, signup_id::text AS signup_id
+  FROM due JOIN outbox ON outbox.id = due.id JOIN waitlist ON waitlist.id = outbox.signup_id
+  ORDER BY kind <> 'confirm', next_attempt_at, outbox.id`
+
 function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
   // The mails sent in one event-loop turn are recorded in one statement (one commit for all).
   const sentMarks = createGroupCommit<number, void>(async (ids) => {
@@ -460,18 +479,7 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
         inTransaction(pool, async (client) => {
           // SKIP LOCKED: rows another instance is claiming now are left to it; a row is never sent
           // by two instances at once, and a lapsed lease (a crashed instance) frees it again.
-          const due = await client.query<Due>(
-            `SELECT outbox.id::text AS id, kind, campaign_id::text AS campaign_id, message_key::text AS message_key, attempts,
-               ${iso('outbox.created_at')} AS created_at, token, email, signup_id::text AS signup_id
-             FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id
-               LEFT JOIN campaigns ON campaigns.id = outbox.campaign_id
-             WHERE ((state = 'queued' AND next_attempt_at <= now()) OR (state = 'sending' AND lease_until <= now()))
-               AND (campaigns.status IS NULL OR campaigns.status = 'sending')
-             ORDER BY kind <> 'confirm', next_attempt_at, outbox.id
-             LIMIT $1
-             FOR UPDATE OF outbox SKIP LOCKED`,
-            [limit],
-          )
+          const due = await client.query<Due>(CLAIM_SQL, [limit])
           if (due.rows.length === 0) return []
           // The mail's token is made when it is first claimed and kept until it is sent, so a resend is the same message.
           const tokens = due.rows.map((mail) => mail.token ?? newToken())

@@ -255,17 +255,27 @@ function createVisitors(db: Database.Database, run: Run): VisitorStore {
   }
 }
 
+/**
+ * The next mails due, in the outbox's order (confirmations first, then the longest due), walked
+ * from the index in that order (db/sqlite/005) until the batch is full, then joined to their
+ * addresses. Exported for the test of its plan (tests/api/outbox-claim-plan.test.ts).
+ */
+export const CLAIM_SQL = `WITH due AS (
+    SELECT id FROM outbox
+    WHERE state IN ('queued', 'sending')
+      AND ((state = 'queued' AND next_attempt_at <= @now) OR (state = 'sending' AND lease_until <= @now))
+      AND (campaign_id IS NULL OR campaign_id IN (SELECT id FROM campaigns WHERE status = 'sending'))
+    ORDER BY kind <> 'confirm', next_attempt_at, id
+    LIMIT @limit
+  )
+  SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, email
+  FROM due JOIN outbox ON outbox.id = due.id JOIN waitlist ON waitlist.id = outbox.signup_id
+  ORDER BY kind <> 'confirm', next_attempt_at, outbox.id`
+
 function createOutbox(db: Database.Database, run: Run): OutboxStore {
   // One process per file: whatever was being sent when it last stopped is due again now.
   db.prepare(`UPDATE outbox SET state = 'queued', lease_until = NULL WHERE state = 'sending'`).run()
-  const due = db.prepare(
-    `SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, email
-     FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id
-       LEFT JOIN campaigns ON campaigns.id = outbox.campaign_id
-     WHERE ((state = 'queued' AND next_attempt_at <= @now) OR (state = 'sending' AND lease_until <= @now))
-       AND (campaigns.status IS NULL OR campaigns.status = 'sending')
-     ORDER BY kind <> 'confirm', next_attempt_at, outbox.id LIMIT @limit`,
-  )
+  const due = db.prepare(CLAIM_SQL)
   const lease = db.prepare(
     `UPDATE outbox SET state = 'sending', lease_until = @leaseUntil, attempts = attempts + 1, token = @token WHERE id = @id`,
   )

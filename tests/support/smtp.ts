@@ -25,6 +25,8 @@ export interface TestSmtp {
   defer: Set<string>
   /** Resolves when `count` mails have arrived (or rejects after `timeoutMs`). */
   waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedMail[]>
+  /** Until this many different addresses got mail (a mail sent again after a crash counts once). */
+  waitForRecipients: (count: number, timeoutMs?: number) => Promise<ReceivedMail[]>
   stop: () => Promise<void>
   start: () => Promise<void>
 }
@@ -81,6 +83,22 @@ export async function startSmtp(): Promise<TestSmtp> {
     return made
   }
 
+  const waitUntil = (measure: () => number, count: number, what: string, timeoutMs: number) =>
+    new Promise<ReceivedMail[]>((resolve, reject) => {
+      const check = () => {
+        if (measure() < count) return
+        clearTimeout(timer)
+        waiters.delete(check)
+        resolve(received)
+      }
+      const timer = setTimeout(() => {
+        waiters.delete(check)
+        reject(new Error(`${measure()} of ${count} ${what} arrived in ${timeoutMs} ms`))
+      }, timeoutMs)
+      waiters.add(check)
+      check()
+    })
+
   const smtp: TestSmtp = {
     url: `smtp://127.0.0.1:${port}`,
     port,
@@ -88,21 +106,9 @@ export async function startSmtp(): Promise<TestSmtp> {
     attempts,
     refuse,
     defer,
-    waitFor: (count, timeoutMs = 20_000) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          if (received.length < count) return
-          clearTimeout(timer)
-          waiters.delete(check)
-          resolve(received)
-        }
-        const timer = setTimeout(() => {
-          waiters.delete(check)
-          reject(new Error(`${received.length} of ${count} mails arrived in ${timeoutMs} ms`))
-        }, timeoutMs)
-        waiters.add(check)
-        check()
-      }),
+    waitFor: (count, timeoutMs = 20_000) => waitUntil(() => received.length, count, 'mails', timeoutMs),
+    waitForRecipients: (count, timeoutMs = 20_000) =>
+      waitUntil(() => new Set(received.map((mail) => mail.to)).size, count, 'recipients', timeoutMs),
     start: async () => {
       server = make()
       await new Promise<void>((resolve, reject) => {
