@@ -20,6 +20,9 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: false,
+    // No modulepreload links or polyfill: the page loads its one script itself after the first
+    // paint (scripts/build.mjs, deferScript), and the typo hint's chunk when the field is focused.
+    modulePreload: false,
     // The landing page. scripts/build.mjs builds web/admin.html in a second pass, so the two
     // pages share no chunk and the landing page stays one script.
     rollupOptions: { input: { index: `${root}/index.html` } },

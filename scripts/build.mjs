@@ -4,7 +4,8 @@
 // `--page-only --out DIR`: the landing page alone into DIR (a static build for another backend,
 // e.g. with VITE_WAITLIST_URL set; the tests build one to check the page made for Supabase).
 import { spawnSync } from 'node:child_process'
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -74,18 +75,60 @@ async function prerender() {
     html = html.replace(tag, () => `<style>${css}</style>`)
     await rm(`${clientDir}/${file}`)
   }
-  // The script only adds behaviour to a page that is complete without it: it must not compete
-  // with the first paint (for the HTML's bandwidth or for a simulated slow phone's priority).
-  html = html.replace(/<script type="module" crossorigin src=/g, '<script type="module" fetchpriority="low" crossorigin src=')
   // The page for unknown addresses: the same template and CSS, its own body, no script at all.
   const withoutScript = html.replace(/<script type="module"[^>]*><\/script>\s*/g, '')
+  html = deferScript(html)
   const notFound = fillOutlets(withoutScript, { lang: page.lang, ...page.notFound })
   await writeFile(`${clientDir}/index.html`, fillOutlets(html, page))
   await writeFile(`${clientDir}/404.html`, notFound)
-  // The visitor's pages: the same template and CSS, no script; the server fills head and body.
-  if (!pageOnly) await writeFile(`${dist}/visitor/shell.html`, withoutScript.replace('<!--app-lang-->', page.lang))
-  for (const [path, text] of Object.entries(page.files)) await writeFile(`${clientDir}${path}`, text)
+  // The visitor's pages: the same template, their own CSS, no script; the server fills head and body.
+  if (!pageOnly) {
+    const css = await visitorCss()
+    const shell = withoutScript.replace(/<style>[^]*?<\/style>/, () => `<style>${css}</style>`).replace('<!--app-lang-->', page.lang)
+    await writeFile(`${dist}/visitor/shell.html`, shell)
+  }
+  for (const [path, text] of Object.entries(page.files)) {
+    await mkdir(dirname(`${clientDir}${path}`), { recursive: true })
+    await writeFile(`${clientDir}${path}`, text)
+  }
   await renderImages(page.images)
+}
+
+/** The visitor's page's CSS (web/visitor/visitor.css), compiled by Vite and Tailwind like the page's. */
+async function visitorCss() {
+  const outDir = `${dist}/visitor-css`
+  await build({
+    configFile: `${root}vite.config.ts`,
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, copyPublicDir: false, rollupOptions: { input: `${root}web/visitor/visitor.css` } },
+  })
+  const files = (await readdir(`${outDir}/assets`)).filter((file) => file.endsWith('.css'))
+  if (files.length !== 1) throw new Error(`build: expected one CSS file for the visitor's page, found ${files.length}`)
+  const css = await readFile(`${outDir}/assets/${files[0]}`, 'utf8')
+  await rm(outDir, { recursive: true, force: true })
+  return css
+}
+
+/**
+ * The page is complete without its script (docs/decisions/002-islands.md), so nothing but the
+ * document is fetched or run before the first paint: Vite's module script becomes a small inline
+ * loader that imports the bundle once the browser reports its first contentful paint (at the
+ * next frame where paint timing is not reported), or at once when the visitor touches, types or
+ * focuses anything first. The server allows this one inline script by its hash in the CSP
+ * (server/http/security.ts); docs/performance.md has the measurements.
+ * @param {string} html
+ */
+function deferScript(html) {
+  const tags = [...html.matchAll(/<script type="module" crossorigin src="([^"]+)"><\/script>/g)]
+  const [tag, src] = tags[0] ?? []
+  if (tags.length !== 1 || !tag || !src) throw new Error(`build: expected one module script in index.html, found ${tags.length}`)
+  if (/<link rel="modulepreload"/.test(html)) throw new Error('build: a modulepreload link would fetch the script before the first paint')
+  const loader = [
+    `let started=0;const start=()=>{if(!started){started=1;import(${JSON.stringify(src)})}}`,
+    `for(const type of["pointerdown","keydown","focusin","touchstart"])addEventListener(type,start,{capture:true,once:true,passive:true})`,
+    `if(globalThis.PerformanceObserver?.supportedEntryTypes?.includes("paint"))new PerformanceObserver((list,observer)=>{if(list.getEntriesByName("first-contentful-paint").length){observer.disconnect();setTimeout(start)}}).observe({type:"paint",buffered:true});else requestAnimationFrame(()=>setTimeout(start))`,
+  ].join(';')
+  return html.replace(tag, () => `<script type="module">${loader}</script>`)
 }
 
 /**

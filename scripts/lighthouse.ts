@@ -2,6 +2,8 @@
 // connection, simulated) against the built page served by the real server, RUNS times, each in a
 // fresh Chromium; prints the medians.
 import * as chromeLauncher from 'chrome-launcher'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import lighthouse from 'lighthouse'
 import { ensureBuild } from './ensure-build.mjs'
 import { CHROMIUM_PATH } from '../tests/support/chromium'
@@ -29,6 +31,8 @@ interface Run {
   cls: number
   totalBytes: number
   scriptBytes: number
+  /** What Lighthouse names as the largest paint (its selector and text). */
+  lcpElement: string
   failing: string[]
 }
 
@@ -36,8 +40,10 @@ ensureBuild()
 const db = tempSqlitePath()
 const server = await spawnServer({ SQLITE_PATH: db.path, LOG_LEVEL: 'info' })
 const runs: Run[] = []
+/** Runs Lighthouse could not measure (its own trace failed, e.g. NO_NAVSTART): done again, and said. */
+const failedRuns: string[] = []
 try {
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; runs.length < RUNS && i < RUNS + 3; i++) {
     const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: FLAGS })
     try {
       const result = await lighthouse(`${server.url}/`, {
@@ -48,6 +54,16 @@ try {
       })
       if (!result) throw new Error('Lighthouse returned no result')
       const { lhr } = result
+      if (lhr.runtimeError) {
+        failedRuns.push(lhr.runtimeError.code)
+        console.log(`attempt ${i + 1}: no measurement (${lhr.runtimeError.code}), run again`)
+        continue
+      }
+      // LIGHTHOUSE_SAVE=dir keeps each run's report (JSON) for a closer look.
+      if (process.env.LIGHTHOUSE_SAVE) {
+        mkdirSync(process.env.LIGHTHOUSE_SAVE, { recursive: true })
+        writeFileSync(join(process.env.LIGHTHOUSE_SAVE, `run-${runs.length + 1}.json`), JSON.stringify(lhr))
+      }
       const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN
       const resources =
         (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []
@@ -59,6 +75,7 @@ try {
         cls: audit('cumulative-layout-shift'),
         totalBytes: audit('total-byte-weight'),
         scriptBytes: resources.find((r) => r.resourceType === 'script')?.transferSize ?? 0,
+        lcpElement: lcpElement(lhr.audits['largest-contentful-paint-element']?.details),
         failing: Object.values(lhr.audits)
           .filter(
             (a) =>
@@ -70,7 +87,13 @@ try {
           )
           .map((a) => `${a.id} (${a.score})`),
       })
-      console.log(`run ${i + 1}/${RUNS}: performance ${runs.at(-1)?.scores.performance}, LCP ${Math.round(runs.at(-1)?.lcp ?? 0)} ms`)
+      const run = runs.at(-1)
+      if (run) {
+        console.log(
+          `run ${runs.length}/${RUNS}: scores ${CATEGORIES.map((c) => run.scores[c]).join('/')}, FCP ${Math.round(run.fcp)} ms, ` +
+            `LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)}, largest paint: ${run.lcpElement}`,
+        )
+      }
     } finally {
       await chrome.kill()
     }
@@ -80,22 +103,40 @@ try {
   db.cleanup()
 }
 
+/** The largest paint's node as Lighthouse reports it (a table whose first item is the node). */
+function lcpElement(details: unknown): string {
+  type Node = { type?: string; selector?: string; nodeLabel?: string }
+  const items = (details as { items?: { items?: { node?: Node }[]; node?: Node }[] } | undefined)?.items ?? []
+  const node = items[0]?.node ?? items[0]?.items?.[0]?.node
+  return node ? `${node.selector ?? '?'} ("${(node.nodeLabel ?? '').slice(0, 40)}")` : 'not reported'
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
 const row = (name: string, value: string, goal: string) => `| ${name.padEnd(22)} | ${value.padStart(10)} | ${goal.padEnd(10)} |`
-console.log(
-  `\nLighthouse ${lighthouse.name ? '' : ''}mobile preset, median of ${runs.length} runs (${new Date().toISOString().slice(0, 10)})\n`,
-)
+console.log(`\nLighthouse, mobile preset, median of ${runs.length} runs (${new Date().toISOString().slice(0, 10)})\n`)
 console.log(row('metric', 'median', 'goal'))
 console.log(`|${'-'.repeat(24)}|${'-'.repeat(12)}|${'-'.repeat(12)}|`)
 for (const category of CATEGORIES) console.log(row(category, String(median(runs.map((r) => r.scores[category]))), '100'))
 console.log(row('FCP', `${Math.round(median(runs.map((r) => r.fcp)))} ms`, ''))
-console.log(row('LCP', `${Math.round(median(runs.map((r) => r.lcp)))} ms`, '<= 1200 ms'))
-console.log(row('TBT', `${Math.round(median(runs.map((r) => r.tbt)))} ms`, ''))
+console.log(row('LCP', `${Math.round(median(runs.map((r) => r.lcp)))} ms`, '<= 1000 ms'))
+console.log(row('TBT', `${Math.round(median(runs.map((r) => r.tbt)))} ms`, '<= 50 ms'))
 console.log(row('CLS', median(runs.map((r) => r.cls)).toFixed(3), '0'))
 console.log(row('total bytes', `${(median(runs.map((r) => r.totalBytes)) / 1024).toFixed(1)} KiB`, ''))
 console.log(row('script bytes', `${(median(runs.map((r) => r.scriptBytes)) / 1024).toFixed(1)} KiB`, ''))
+if (failedRuns.length > 0) console.log(`\nattempts Lighthouse could not measure, run again: ${failedRuns.join(', ')}`)
 const failing = [...new Set(runs.flatMap((r) => r.failing))]
 if (failing.length > 0) console.log(`\naudits not at full score in some run: ${failing.join(', ')}`)
+
+// The goals of docs/performance.md: every run at 100 in every category, the medians within bounds.
+const unmet = [
+  ...CATEGORIES.filter((c) => runs.some((r) => r.scores[c] < 100)).map((c) => `${c} below 100 in some run`),
+  ...(median(runs.map((r) => r.lcp)) > 1000 ? ['LCP median above 1000 ms'] : []),
+  ...(median(runs.map((r) => r.tbt)) > 50 ? ['TBT median above 50 ms'] : []),
+  ...(runs.some((r) => r.cls > 0) ? ['a layout shift in some run'] : []),
+  ...(runs.length < RUNS ? [`${RUNS - runs.length} run(s) gave no result`] : []),
+]
+console.log(unmet.length === 0 ? '\ngoals: all met' : `\ngoals not met: ${unmet.join('; ')}`)
+if (unmet.length > 0) process.exitCode = 1

@@ -1,7 +1,8 @@
 // The app: its services, then its plugins in order. It never listens (server/main.ts does).
 import Fastify, { type FastifyInstance } from 'fastify'
 import { randomUUID } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { REST_PREFIX } from '../contract/paths.js'
 import type { Config } from './config.js'
 import { handleClientError, handleError } from './http/errors.js'
@@ -9,7 +10,7 @@ import { healthRoutes } from './http/health.js'
 import { landingPage, readLandingTemplate } from './http/landing-page.js'
 import { createLogger, RequestLog } from './http/logging.js'
 import { notFoundHandler } from './http/not-found.js'
-import security from './http/security.js'
+import security, { inlineScriptSources } from './http/security.js'
 import { staticFiles } from './http/static-files.js'
 import { campaignRenderer, createComposer } from './mail/compose.js'
 import { createMailWorker, type MailWorker, type RetryPolicy } from './mail/outbox-worker.js'
@@ -135,7 +136,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('rowRules', { blockedDomain: config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined })
 
   // Plugins, in this order: headers for all, the API, the form, health, operators, the page.
-  await app.register(security, { config })
+  const page = join(pageRoot, 'index.html')
+  await app.register(security, { config, scriptSources: existsSync(page) ? inlineScriptSources(readFileSync(page, 'utf8')) : [] })
   await app.register(postgrestRoutes, { prefix: REST_PREFIX, anonKey: config.WAITLIST_ANON_KEY })
   await app.register(joinRoute)
   await app.register(healthRoutes)

@@ -1,4 +1,4 @@
-import { about, audiences, features, hero, howItWorks, privacy, trust, waitlist, whyChoose } from './content'
+import { about, audiences, features, header, hero, howItWorks, privacy, trust, waitlist, whyChoose } from './content'
 import { Island } from './islands'
 import { About } from './sections/about'
 import { Audiences } from './sections/audiences'
@@ -6,6 +6,7 @@ import { Features } from './sections/features'
 import { Hero } from './sections/hero'
 import { HowItWorks } from './sections/how-it-works'
 import { Privacy } from './sections/privacy'
+import { SiteHeader } from './sections/site-header'
 import { Trust } from './sections/trust'
 import { WhyChoose } from './sections/why-choose'
 
@@ -13,8 +14,9 @@ import { WhyChoose } from './sections/why-choose'
 export function App() {
   return (
     <>
-      <Hero content={hero} waitlistId={waitlist.id} />
+      <SiteHeader content={header} waitlistId={waitlist.id} />
       <main>
+        <Hero content={hero} waitlistId={waitlist.id} />
         <About content={about} />
         <Audiences content={audiences} />
         <Features content={features} />

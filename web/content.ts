@@ -1,6 +1,7 @@
 // Every word on the page. Sections receive their slice as props and hold no copy of their own,
 // so a copy edit never touches layout, and tests import the expected text from here.
 import type { JoinOutcome } from '../contract/waitlist'
+import type { Drawing } from './components/dog-art'
 import type { IconName } from './components/icons'
 import { site } from './site'
 
@@ -30,8 +31,9 @@ export interface ToastCopy {
 
 export interface Content {
   meta: { title: string; description: string; lang: string }
+  /** The slim bar that stays at the top: the name, and the way to the form. */
+  header: { brand: string; label: string; join: string }
   hero: {
-    brand: string
     eyebrow: string
     headline: string
     lead: string
@@ -48,10 +50,17 @@ export interface Content {
       actions: { pass: string; connect: string }
     }
   }
-  about: { id: string; heading: string; tagline: string; paragraphs: string[]; facts: { value: string; label: string }[] }
+  about: {
+    id: string
+    heading: string
+    tagline: string
+    paragraphs: string[]
+    /** What one dog's profile holds: the facts a match is made on. */
+    profile: { heading: string; items: { title: string; text: string }[] }
+  }
   audiences: SectionCopy & { items: Card[] }
   features: SectionCopy & { items: Card[] }
-  howItWorks: SectionCopy & { stepLabel: string; steps: Card[] }
+  howItWorks: SectionCopy & { stepLabel: string; steps: (Card & { drawing: Drawing })[] }
   whyChoose: SectionCopy & { items: Card[] }
   trust: SectionCopy & {
     items: Card[]
@@ -75,6 +84,8 @@ export interface Content {
     needsScript: string
     /** The honeypot's label, which only a bot reading the markup meets. */
     honeypotLabel: string
+    /** Under the field, for a likely misspelt domain: `{email}` is the suggestion. Never blocks, never sent. */
+    typo: { question: string; accept: string }
   }
   privacy: { id: string; heading: string; paragraphs: string[] }
   footer: {
@@ -103,14 +114,19 @@ export const meta: Content['meta'] = {
   lang: 'en',
 }
 
-export const hero: Content['hero'] = {
+export const header: Content['header'] = {
   brand: name,
+  label: `${name}, home`,
+  join: 'Join the waitlist',
+}
+
+export const hero: Content['hero'] = {
   eyebrow: 'Coming soon to iPhone',
   headline: 'Find the Perfect Match for Your Dog',
   lead: `${name} connects responsible breeders and dog owners through verified profiles, health-tested matches and secure messaging, so every litter starts with the right pairing.`,
   badge: {
-    ariaLabel: `Download on the App Store: join the ${name} waitlist for early access`,
-    smallText: 'Download on the',
+    ariaLabel: `Coming soon on the App Store: join the ${name} waitlist for early access`,
+    smallText: 'Coming soon on the',
     largeText: 'App Store',
   },
   note: 'Launching soon. Join the waitlist and be first in line.',
@@ -138,11 +154,24 @@ export const about: Content['about'] = {
     `${name} is a mobile app for people who take breeding seriously. It brings the facts that matter (health certifications, genetic test results, pedigrees and temperament) into one verified profile for every dog, and matches dogs on them.`,
     'Instead of scrolling through social media groups and taking a stranger at their word, you see what has been checked, talk to verified owners in a private chat, and keep a record of every pairing and litter.',
   ],
-  facts: [
-    { value: '1 profile', label: 'for photos, health, genetics and pedigree' },
-    { value: '4 badges', label: 'user, dog, health and genetic verification' },
-    { value: '24/7', label: 'support from a real team' },
-  ],
+  profile: {
+    heading: 'What a profile shows before you talk',
+    items: [
+      {
+        title: 'Health results, with their source',
+        text: 'Hip and elbow scores, eye tests and DNA panels, each marked verified once checked.',
+      },
+      {
+        title: 'Pedigree and litters',
+        text: 'Five generations of ancestry and every earlier pairing, so line breeding is never a surprise.',
+      },
+      {
+        title: 'Temperament, in the owner’s words',
+        text: 'How the dog lives at home, with children and other dogs, and what it was trained for.',
+      },
+      { title: 'Who stands behind the dog', text: 'A breeder or owner whose identity is checked, with a record others can see.' },
+    ],
+  },
 }
 
 export const audiences: Content['audiences'] = {
@@ -227,16 +256,19 @@ export const howItWorks: Content['howItWorks'] = {
   steps: [
     {
       icon: 'paw',
+      drawing: 'dogFace',
       title: "Create your dog's profile",
       text: 'Add photos, breed, age, health certifications, genetic tests and pedigree. Verification badges appear as checks are completed.',
     },
     {
       icon: 'handshake',
+      drawing: 'poodle',
       title: 'Discover and connect',
       text: 'Search compatible matches with filters that matter to you, then send a connection request to the owner.',
     },
     {
       icon: 'calendar-heart',
+      drawing: 'dog',
       title: 'Chat, meet and track',
       text: 'Agree the details in secure chat, arrange to meet, and keep the breeding history on record afterwards.',
     },
@@ -348,6 +380,7 @@ export const waitlist: Content['waitlist'] = {
   },
   needsScript: 'Joining the waitlist needs JavaScript. Please turn it on in your browser and reload this page.',
   honeypotLabel: 'Leave this field empty',
+  typo: { question: 'Did you mean {email}?', accept: 'Use {email}' },
 }
 
 export const privacy: Content['privacy'] = {
@@ -385,6 +418,7 @@ export const notFound: Content['notFound'] = {
 
 export const content: Content = {
   meta,
+  header,
   hero,
   about,
   audiences,

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { App } from './app'
+import { artFiles } from './components/dog-art'
 import { NotFound } from './not-found'
 import { content } from './content'
 import { escapeHtml, shareKit, type ShareImage } from './share'
@@ -11,7 +12,7 @@ export interface Prerendered {
   lang: string
   /** Everything the <head> says of the page: title, description, share tags, icons. */
   head: string
-  /** Files the build writes beside the page (robots.txt, sitemap.xml, manifest, favicon). */
+  /** Files the build writes beside the page (robots.txt, sitemap.xml, manifest, favicon, the dogs below the fold). */
   files: Record<string, string>
   /** Images the build renders from SVG to PNG (icons, the link preview). */
   images: ShareImage[]
@@ -30,6 +31,9 @@ export function render(): Prerendered {
   const head = [
     `<title>${escapeHtml(content.meta.title)}</title>`,
     `<meta name="description" content="${escapeHtml(content.meta.description)}" />`,
+    // The first paint waits until the parser has read the whole hero (to the section after it):
+    // never a half-parsed hero painted, then moved as the rest arrives (docs/performance.md).
+    `<link rel="expect" href="#${escapeHtml(content.about.id)}" blocking="render" />`,
     share.head,
   ].join('\n    ')
   const notFound = {
@@ -41,5 +45,5 @@ export function render(): Prerendered {
       '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
     ].join('\n    '),
   }
-  return { html, lang: escapeHtml(content.meta.lang), head, files: share.files, images: share.images, notFound }
+  return { html, lang: escapeHtml(content.meta.lang), head, files: { ...share.files, ...artFiles() }, images: share.images, notFound }
 }

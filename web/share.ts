@@ -24,7 +24,7 @@ export interface ShareImage {
 export interface ShareKit {
   /** Tags for the page's <head>. */
   head: string
-  /** Text files by path: robots.txt, sitemap.xml, the manifest, the SVG favicon. */
+  /** Text files by path: robots.txt, sitemap.xml, the SVG favicon. */
   files: Record<string, string>
   images: ShareImage[]
 }
@@ -72,12 +72,33 @@ export function shareKit(site: Site, content: ShareContent, builtAt: Date): Shar
     ],
   }
 
+  // Its addresses are absolute: a data: URL is no base for relative ones. No start_url or scope:
+  // the defaults (this page, its folder) are this one-page site's, and an absolute one would be
+  // ignored, with a warning, wherever the page is served from another origin than SITE_URL.
+  const manifest = {
+    name: `${site.productName}: ${hero.headline}`,
+    short_name: site.productName,
+    lang: meta.lang,
+    // A web page that tells people about an app, not the app: it opens in the browser.
+    display: 'browser',
+    theme_color: THEME_COLOR,
+    background_color: BACKGROUND_COLOR,
+    icons: [
+      { src: url(icons.any192.path), sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: url(icons.any512.path), sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: url(icons.maskable.path), sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  }
+
   const tags: [string, Record<string, string>][] = [
     ['link', { rel: 'canonical', href: home }],
+    // The manifest travels inside the HTML (a data: URL): found without JavaScript, and no request
+    // of its own before the first paint (docs/performance.md). A favicon is asked for only after
+    // the page has loaded, so it stays a file.
     ['link', { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }],
     ['link', { rel: 'icon', href: icons.png32.path, sizes: '32x32', type: 'image/png' }],
     ['link', { rel: 'apple-touch-icon', href: icons.apple.path }],
-    ['link', { rel: 'manifest', href: '/manifest.webmanifest' }],
+    ['link', { rel: 'manifest', href: jsonDataUrl('application/manifest+json', manifest) }],
     ['meta', { name: 'theme-color', content: THEME_COLOR }],
     ['meta', { name: 'color-scheme', content: 'light dark' }],
     ['meta', { property: 'og:type', content: 'website' }],
@@ -109,29 +130,10 @@ export function shareKit(site: Site, content: ShareContent, builtAt: Date): Shar
     `<script type="application/ld+json">${JSON.stringify(structuredData).replace(/</g, '\\u003c')}</script>`,
   ].join('\n    ')
 
-  const manifest = {
-    name: `${site.productName}: ${hero.headline}`,
-    short_name: site.productName,
-    description: meta.description,
-    lang: meta.lang,
-    start_url: '/',
-    scope: '/',
-    // A web page that tells people about an app, not the app: it opens in the browser.
-    display: 'browser',
-    theme_color: THEME_COLOR,
-    background_color: BACKGROUND_COLOR,
-    icons: [
-      { src: icons.any192.path, sizes: '192x192', type: 'image/png', purpose: 'any' },
-      { src: icons.any512.path, sizes: '512x512', type: 'image/png', purpose: 'any' },
-      { src: icons.maskable.path, sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-    ],
-  }
-
   return {
     head,
     files: {
       '/favicon.svg': faviconSvg,
-      '/manifest.webmanifest': `${JSON.stringify(manifest, null, 2)}\n`,
       // The operators' page and the form and API routes are not for search engines.
       '/robots.txt': `User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /join\nDisallow: /rest/\n\nSitemap: ${url('/sitemap.xml')}\n`,
       '/sitemap.xml': [
@@ -187,6 +189,16 @@ export function wrap(text: string, width: number): string[] {
     else lines.push(word)
   }
   return lines
+}
+
+/**
+ * `value` as JSON in a data: URL: percent-encoded but for the punctuation JSON is made of, which a
+ * URL may hold as it is (a third fewer bytes); quotes stay encoded, so it needs no escaping in an
+ * attribute.
+ */
+export function jsonDataUrl(type: string, value: unknown): string {
+  const encoded = encodeURIComponent(JSON.stringify(value)).replace(/%(?:2C|3A|7B|7D|5B|5D|2F|40)/g, (code) => decodeURIComponent(code))
+  return `data:${type},${encoded}`
 }
 
 export function escapeHtml(text: string): string {

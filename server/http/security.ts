@@ -2,6 +2,7 @@ import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { createHash } from 'node:crypto'
 import type { Config } from '../config.js'
 
 /**
@@ -19,7 +20,18 @@ export const API_SECURITY_HEADERS = Object.freeze({
 const EXPOSED_HEADERS = ['Content-Range', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']
 const PREFLIGHT_MAX_AGE_S = 3600
 
-async function security(app: FastifyInstance, { config }: { config: Config }) {
+/**
+ * The CSP sources that allow the page's inline scripts, one `'sha256-…'` per script in `html`:
+ * the build's loader that imports the bundle after the first paint (scripts/build.mjs,
+ * `deferScript`). JSON-LD is data, never run, and needs none.
+ */
+export function inlineScriptSources(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([^]*?)<\/script>/g)].map(
+    ([, code = '']) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`,
+  )
+}
+
+async function security(app: FastifyInstance, { config, scriptSources }: { config: Config; scriptSources: string[] }) {
   const anyOrigin = config.CORS_ORIGINS.includes('*')
   // CORS headers on every answer, errors included; preflight answered 204 before any other hook,
   // so it never needs an apikey and is never rate limited.
@@ -31,7 +43,7 @@ async function security(app: FastifyInstance, { config }: { config: Config }) {
     strictPreflight: false,
   })
   // Security headers for the page and everything else outside /rest/v1 (whose routes opt out and
-  // send API_SECURITY_HEADERS). Scripts only from our origin (the page has no inline script);
+  // send API_SECURITY_HEADERS). Scripts only from our origin and the page's own inline loader;
   // styles may be inline because the critical CSS is inlined in the HTML and Radix sets style
   // attributes. No framing, no plugins, forms post only to us.
   await app.register(helmet, {
@@ -39,7 +51,7 @@ async function security(app: FastifyInstance, { config }: { config: Config }) {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...scriptSources],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
@@ -48,6 +60,8 @@ async function security(app: FastifyInstance, { config }: { config: Config }) {
         baseUri: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
+        // The page's manifest is a data: URL (web/share.ts).
+        manifestSrc: ["'self'", 'data:'],
       },
     },
     xFrameOptions: { action: 'deny' },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ServerProcess, spawnServer } from '../support/process'
 import { startServer, type TestServer, tempSqlitePath } from '../support/server'
@@ -16,11 +17,18 @@ const join = (url: string, email: string, headers: Record<string, string> = {}) 
   })
 
 describe('security headers', () => {
-  it('go with the page and everything outside the API: scripts from our origin only, no framing', async () => {
+  it("go with the page and everything outside the API: scripts from our origin and the page's own loader only, no framing", async () => {
     server = await startServer()
+    const page = await (await fetch(`${server.url}/`)).text()
+    // The page's one inline script (the loader of its bundle), allowed by its hash and nothing else.
+    const inline = [...page.matchAll(/<script type="module">([^]*?)<\/script>/g)].map(([, code = '']) => code)
+    expect(inline).toHaveLength(1)
+    const hash = `'sha256-${createHash('sha256')
+      .update(inline[0] ?? '')
+      .digest('base64')}'`
     for (const answer of [await fetch(`${server.url}/`), await fetch(`${server.url}/missing`), await fetch(`${server.url}/healthz`)]) {
       const csp = answer.headers.get('content-security-policy') ?? ''
-      expect(/script-src ([^;]*)/.exec(csp)?.[1]).toBe("'self'")
+      expect(/script-src ([^;]*)/.exec(csp)?.[1]).toBe(`'self' ${hash}`)
       expect(csp).not.toContain("unsafe-inline'; script") // inline styles only, never inline scripts
       expect(csp).toContain("frame-ancestors 'none'")
       expect(csp).toContain("object-src 'none'")

@@ -109,13 +109,13 @@ describe('the tags a link preview reads', () => {
     expect(byType.Organization).toMatchObject({ name: site.productName, url: home, email: site.supportEmail })
   })
 
-  it('icons: an SVG favicon, a PNG fallback, an Apple touch icon and a manifest', () => {
+  it('icons: an SVG favicon, a PNG fallback, an Apple touch icon and a manifest in the HTML', () => {
     expect(link('icon')).toEqual([
       { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
       { rel: 'icon', href: '/favicon-32.png', sizes: '32x32', type: 'image/png' },
     ])
     expect(link('apple-touch-icon').map((tag) => tag.href)).toEqual(['/apple-touch-icon.png'])
-    expect(link('manifest').map((tag) => tag.href)).toEqual(['/manifest.webmanifest'])
+    expect(link('manifest')).toHaveLength(1)
   })
 })
 
@@ -145,17 +145,21 @@ describe('every file the tags point to is served', () => {
     }
   })
 
-  it('the manifest: the name, colours, and icons of the sizes it lists', async () => {
-    const answer = await served('/manifest.webmanifest')
-    expect(answer.headers.get('content-type')).toMatch(/^application\/manifest\+json/)
-    const manifest = (await answer.json()) as {
+  it('the manifest, inside the HTML: the name, colours, and icons of the sizes it lists', async () => {
+    const href = link('manifest')[0]?.href ?? ''
+    expect(href).toMatch(/^data:application\/manifest\+json,/)
+    const manifest = JSON.parse(decodeURIComponent(href.slice(href.indexOf(',') + 1))) as {
       name: string
       short_name: string
-      start_url: string
+      start_url?: string
       theme_color: string
       icons: { src: string; sizes: string; type: string; purpose: string }[]
     }
-    expect(manifest).toMatchObject({ short_name: site.productName, start_url: '/', theme_color: THEME_COLOR })
+    // No start_url: the default, this page, is right wherever it is served from.
+    expect(manifest).toMatchObject({ short_name: site.productName, theme_color: THEME_COLOR })
+    expect(manifest.start_url).toBeUndefined()
+    // A data: URL is no base: every address is absolute, on SITE_URL.
+    for (const icon of manifest.icons) expect(icon.src.startsWith(`${site.siteUrl}/`), icon.src).toBe(true)
     expect(manifest.icons.map((icon) => icon.purpose).sort()).toEqual(['any', 'any', 'maskable'])
     for (const icon of manifest.icons) {
       const [width, height] = icon.sizes.split('x').map(Number)

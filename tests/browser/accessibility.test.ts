@@ -12,7 +12,10 @@ import { toasts, visit, waitForHydration } from '../support/page'
 /** The page's background is near black in the dark scheme, near white in the light one. */
 async function expectScheme(page: Page, scheme: 'light' | 'dark') {
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
-  const lightness = Number(/^lab\(([\d.]+)/.exec(background)?.[1])
+  // lab(L …) or rgb(r, g, b), as the CSS gives it: a lightness from 0 to 100 either way.
+  const lab = /^lab\(([\d.]+)/.exec(background)
+  const rgb = /^rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(background)
+  const lightness = lab ? Number(lab[1]) : rgb ? (Math.max(...rgb.slice(1).map(Number)) / 255) * 100 : Number.NaN
   if (scheme === 'dark') expect(lightness).toBeLessThan(10)
   else expect(lightness).toBeGreaterThan(90)
 }

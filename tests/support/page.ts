@@ -78,17 +78,31 @@ export async function readToast(toast: Locator): Promise<{ text: string; variant
 }
 
 interface AXNode {
+  nodeId: string
+  parentId?: string
+  childIds?: string[]
   role?: { value: string }
   name?: { value: string }
   properties?: { name: string; value: { value: unknown } }[]
 }
 
-/** The headings as Chromium's own accessibility tree names them (what a screen reader lists). */
+/**
+ * The headings as Chromium's own accessibility tree names them (what a screen reader lists), in the
+ * tree's reading order: the protocol lists nodes in no promised order, so walk it from the root.
+ */
 export async function accessibleHeadings(page: Page): Promise<{ level: number; name: string }[]> {
   const cdp = await page.context().newCDPSession(page)
   const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AXNode[] }
   await cdp.detach()
-  return nodes
+  const byId = new Map(nodes.map((node) => [node.nodeId, node]))
+  const ordered: AXNode[] = []
+  const walk = (node: AXNode | undefined) => {
+    if (!node) return
+    ordered.push(node)
+    for (const id of node.childIds ?? []) walk(byId.get(id))
+  }
+  for (const root of nodes.filter((node) => node.parentId === undefined)) walk(root)
+  return ordered
     .filter((node) => node.role?.value === 'heading')
     .map((node) => ({ level: Number(node.properties?.find((p) => p.name === 'level')?.value.value), name: node.name?.value ?? '' }))
 }

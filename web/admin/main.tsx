@@ -1,6 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import '../styles.css'
+import './admin.css'
 import { AdminApp } from './app'
 
 // Rendered in the browser only: the admin page is behind a token, there is nothing to prerender.

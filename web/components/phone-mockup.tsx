@@ -1,5 +1,6 @@
-import { BadgeCheck, Dog, Heart, SlidersHorizontal, X } from 'lucide-react'
+import { BadgeCheck, Heart, SlidersHorizontal, X } from 'lucide-react'
 import type { Content } from '../content'
+import { DogArt } from './dog-art'
 
 /**
  * The app's match screen drawn in HTML and CSS: no image to download, crisp at any size. Every
@@ -16,8 +17,8 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
         <div className="overflow-hidden rounded-[2.4rem] bg-stone-50 pt-12 text-stone-900">
           <div className="flex items-center justify-between gap-2 px-5">
             <div className="min-w-0">
-              <p className="whitespace-nowrap text-xs font-medium text-stone-600">{content.greeting}</p>
-              <p className="whitespace-nowrap text-lg font-bold">{content.title}</p>
+              <p className="text-xs font-medium whitespace-nowrap text-stone-600">{content.greeting}</p>
+              <p className="text-lg font-bold whitespace-nowrap">{content.title}</p>
             </div>
             <span className="grid size-9 place-items-center rounded-full bg-white shadow-sm">
               <SlidersHorizontal aria-hidden="true" className="size-4 text-stone-700" />
@@ -25,7 +26,7 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
           </div>
           <div className="m-4 overflow-hidden rounded-3xl bg-white shadow-md">
             <div className="relative grid h-40 place-items-center bg-gradient-to-br from-amber-200 via-brand-200 to-brand-400">
-              <Dog aria-hidden="true" className="size-20 text-brand-900/80" strokeWidth={1.5} />
+              <DogArt drawing="dogFace" className="size-28" />
               <span className="absolute top-3 right-3 rounded-full bg-white/90 px-2.5 py-1 text-xs font-bold text-brand-800 shadow">
                 {compatibility.value}% {compatibility.label}
               </span>

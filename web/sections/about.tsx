@@ -1,11 +1,13 @@
+import { CircleCheck } from 'lucide-react'
 import { SectionHeading } from '../components/section-heading'
 import type { Content } from '../content'
 
 export function About({ content }: { content: Content['about'] }) {
   const headingId = `${content.id}-heading`
+  const profileId = `${content.id}-profile`
   return (
     <section id={content.id} aria-labelledby={headingId} className="mx-auto max-w-6xl px-5 py-20 sm:px-8 sm:py-28">
-      <div className="grid gap-12 lg:grid-cols-[1.3fr_1fr] lg:items-center">
+      <div className="grid gap-12 lg:grid-cols-[1.2fr_1fr] lg:items-center">
         <div>
           <SectionHeading id={headingId} heading={content.heading} tagline={content.tagline} align="start" />
           {content.paragraphs.map((paragraph) => (
@@ -14,14 +16,26 @@ export function About({ content }: { content: Content['about'] }) {
             </p>
           ))}
         </div>
-        <ul className="grid gap-4 sm:grid-cols-3 lg:grid-cols-1">
-          {content.facts.map((fact) => (
-            <li key={fact.label} className="rounded-2xl border border-brand-200 dark:border-brand-900 bg-brand-50 dark:bg-brand-950 p-6">
-              <strong className="block text-3xl font-extrabold text-brand-800 dark:text-brand-300">{fact.value}</strong>
-              <span className="mt-1 block text-stone-700 dark:text-stone-300">{fact.label}</span>
-            </li>
-          ))}
-        </ul>
+        <div
+          aria-labelledby={profileId}
+          role="group"
+          className="rounded-3xl border border-brand-200 bg-brand-50 p-6 sm:p-8 dark:border-brand-900 dark:bg-brand-950"
+        >
+          <h3 id={profileId} className="text-lg font-semibold text-stone-900 dark:text-stone-50">
+            {content.profile.heading}
+          </h3>
+          <ul className="mt-4 grid gap-4">
+            {content.profile.items.map((item) => (
+              <li key={item.title} className="flex gap-3">
+                <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-700 dark:text-brand-300" />
+                <span>
+                  <span className="block font-semibold text-stone-900 dark:text-stone-50">{item.title}</span>
+                  <span className="block text-stone-700 dark:text-stone-300">{item.text}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
       </div>
     </section>
   )

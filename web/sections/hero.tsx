@@ -1,28 +1,23 @@
-import { PawPrint } from 'lucide-react'
 import { AppStoreBadge } from '../components/app-store-badge'
 import { PhoneMockup } from '../components/phone-mockup'
 import type { Content } from '../content'
 
 export function Hero({ content, waitlistId }: { content: Content['hero']; waitlistId: string }) {
   return (
-    <header className="relative overflow-hidden bg-stone-950 text-white">
+    <section aria-labelledby="hero-heading" className="relative overflow-hidden bg-stone-950 text-white">
       <div
         aria-hidden="true"
         className="absolute inset-0 bg-[radial-gradient(60rem_40rem_at_85%_10%,rgba(234,88,12,0.35),transparent_60%),radial-gradient(40rem_30rem_at_0%_100%,rgba(245,158,11,0.18),transparent_60%)]"
       />
       <div className="relative mx-auto max-w-6xl px-5 sm:px-8">
-        <div className="flex items-center gap-2 py-6 text-xl font-bold">
-          <span className="grid size-9 place-items-center rounded-xl bg-brand-600">
-            <PawPrint aria-hidden="true" className="size-5" />
-          </span>
-          {content.brand}
-        </div>
-        <div className="grid items-center gap-14 pt-8 pb-20 lg:grid-cols-[1.15fr_1fr] lg:pt-14 lg:pb-28">
+        <div className="grid items-center gap-14 pt-10 pb-20 lg:grid-cols-[1.15fr_1fr] lg:pt-16 lg:pb-28">
           <div>
             <p className="inline-flex rounded-full border border-white/20 bg-white/10 px-3 py-1 text-sm font-medium text-amber-200">
               {content.eyebrow}
             </p>
-            <h1 className="mt-6 text-4xl leading-tight font-extrabold tracking-tight text-balance sm:text-6xl">{content.headline}</h1>
+            <h1 id="hero-heading" className="mt-6 text-4xl leading-tight font-extrabold tracking-tight text-balance sm:text-6xl">
+              {content.headline}
+            </h1>
             <p className="mt-6 max-w-xl text-lg text-pretty text-stone-300 sm:text-xl">{content.lead}</p>
             <div className="mt-9 flex flex-col items-start gap-4">
               <AppStoreBadge content={content.badge} href={`#${waitlistId}`} />
@@ -32,6 +27,6 @@ export function Hero({ content, waitlistId }: { content: Content['hero']; waitli
           <PhoneMockup content={content.phone} />
         </div>
       </div>
-    </header>
+    </section>
   )
 }

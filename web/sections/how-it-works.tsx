@@ -1,3 +1,4 @@
+import { DogPicture } from '../components/dog-art'
 import { Icon } from '../components/icons'
 import { SectionHeading } from '../components/section-heading'
 import type { Content } from '../content'
@@ -11,9 +12,12 @@ export function HowItWorks({ content }: { content: Content['howItWorks'] }) {
         <ol className="mt-14 grid gap-6 md:grid-cols-3">
           {content.steps.map((step, i) => (
             <li key={step.title} className="relative rounded-2xl border border-white/10 bg-white/5 p-7">
-              <div className="flex items-center gap-4">
-                <span className="grid size-12 place-items-center rounded-full bg-brand-600 text-xl font-bold text-white">{i + 1}</span>
-                <Icon name={step.icon} className="size-7 text-amber-300" />
+              <div className="flex items-center justify-between gap-4">
+                <span className="flex items-center gap-3">
+                  <span className="grid size-12 place-items-center rounded-full bg-brand-600 text-xl font-bold text-white">{i + 1}</span>
+                  <Icon name={step.icon} className="size-7 text-amber-300" />
+                </span>
+                <DogPicture drawing={step.drawing} size={64} className="size-16" />
               </div>
               <h3 className="mt-5 text-xl font-semibold">
                 {/* One text node: Chromium drops the spaces between several ("Step1:"). */}

@@ -1,17 +1,45 @@
 import { LoaderCircle } from 'lucide-react'
 import { FORM_TOKEN_SLOT } from '../../contract/paths'
-import { type FormEvent, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { MatchedPair } from '../components/dog-art'
 import { Button } from '../components/ui/button'
 import { Input } from '../components/ui/input'
 import { cn } from '../lib/cn'
 import type { Content } from '../content'
 import { readAttribution } from '../lib/attribution'
 import { toast, WAITLIST_TOAST_MS } from '../lib/toast-store'
+import { loadTypoCheck } from '../lib/typo-hint'
 import { joinWaitlist } from '../lib/waitlist-client'
 import { site } from '../site'
 
+/** While typing, the hint waits for a pause and a domain that looks whole (`@name.tld`). */
+const TYPO_PAUSE_MS = 600
+/** The hint's id: not `waitlist-…`, the no-script outcomes' namespace (`/#waitlist-joined`). */
+const TYPO_HINT_ID = 'email-typo-hint'
+const WHOLE_DOMAIN = /@[^@\s]+\.[a-z]{2,}$/i
+
 export function Waitlist({ content, privacyId }: { content: Content['waitlist']; privacyId: string }) {
   const [pending, setPending] = useState(false)
+  // The address the hint suggests, if any. The browser's own validation stays the only rule.
+  const [suggestion, setSuggestion] = useState<string | null>(null)
+  const email = useRef<HTMLInputElement>(null)
+  const typoTimer = useRef<number | undefined>(undefined)
+  useEffect(() => () => window.clearTimeout(typoTimer.current), [])
+  // A likely misspelt common domain (gmial.com → gmail.com): on leaving the field, or after a
+  // pause in typing once the domain looks whole; shown only if the field still holds that value.
+  const checkTypo = (value: string, pauseMs: number) => {
+    window.clearTimeout(typoTimer.current)
+    setSuggestion(null)
+    if (pauseMs > 0 && !WHOLE_DOMAIN.test(value.trim())) return
+    typoTimer.current = window.setTimeout(() => {
+      loadTypoCheck().then(
+        (check) => {
+          if (email.current?.value === value) setSuggestion(check(value))
+        },
+        () => undefined,
+      )
+    }, pauseMs)
+  }
   // A ref, not the state: two submits in one frame both see the state before it re-renders.
   const inFlight = useRef(false)
   const headingId = `${content.id}-heading`
@@ -23,6 +51,8 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
     const fields = new FormData(form)
     const thank = () => {
       form.reset()
+      window.clearTimeout(typoTimer.current)
+      setSuggestion(null)
       toast({ ...content.success, duration: WAITLIST_TOAST_MS })
     }
     // docs/protocol.md, "The browser side": a filled honeypot is a bot's; it is thanked, nothing sent.
@@ -39,8 +69,9 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
   }
 
   return (
-    <section id={content.id} aria-labelledby={headingId} className="scroll-mt-6 px-5 py-20 sm:px-8 sm:py-28">
+    <section id={content.id} aria-labelledby={headingId} className="px-5 py-20 sm:px-8 sm:py-28">
       <div className="relative mx-auto max-w-4xl overflow-hidden rounded-[2rem] bg-gradient-to-br from-brand-700 via-brand-800 to-stone-900 px-6 py-14 text-center text-white shadow-2xl sm:px-14 sm:py-20">
+        <MatchedPair className="mb-6" />
         <h2 id={headingId} className="text-3xl font-bold tracking-tight text-balance sm:text-5xl">
           {content.heading}
         </h2>
@@ -72,6 +103,15 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
             inputMode="email"
             placeholder={content.emailPlaceholder}
             className="sm:flex-1"
+            ref={email}
+            aria-describedby={TYPO_HINT_ID}
+            onFocus={() => void loadTypoCheck().catch(() => undefined)}
+            onBlur={(event) => {
+              // Focus moving to the hint's own button (a tap on it) must not take the button away.
+              if (event.relatedTarget instanceof Node && document.getElementById(TYPO_HINT_ID)?.contains(event.relatedTarget)) return
+              checkTypo(event.currentTarget.value, 0)
+            }}
+            onChange={(event) => checkTypo(event.currentTarget.value, TYPO_PAUSE_MS)}
           />
           <Button
             type="submit"
@@ -83,6 +123,25 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
             {pending ? content.submitting : content.submit}
           </Button>
         </form>
+        {/* Always in the page, so a screen reader hears the hint when it appears. */}
+        <p id={TYPO_HINT_ID} role="status" className="mx-auto mt-3 min-h-0 max-w-xl text-left text-orange-50 empty:hidden">
+          {suggestion ? (
+            <>
+              {content.typo.question.replace('{email}', suggestion)}{' '}
+              <button
+                type="button"
+                className="font-semibold text-white underline underline-offset-4"
+                onClick={() => {
+                  if (email.current) email.current.value = suggestion
+                  setSuggestion(null)
+                  email.current?.focus()
+                }}
+              >
+                {content.typo.accept.replace('{email}', suggestion)}
+              </button>
+            </>
+          ) : null}
+        </p>
         {site.formAction ? null : (
           <noscript>
             <p className="mx-auto mt-4 max-w-xl rounded-xl bg-white dark:bg-stone-900 px-4 py-3 font-semibold text-stone-900 dark:text-stone-50">
@@ -113,7 +172,7 @@ function Outcomes({ id, outcomes }: { id: string; outcomes: Content['waitlist'][
       role="status"
       tabIndex={-1}
       className={cn(
-        'mx-auto mt-8 hidden max-w-xl scroll-mt-24 rounded-2xl focus:outline-none border-l-4 bg-white dark:bg-stone-900 px-5 py-4 text-left text-stone-900 dark:text-stone-50 shadow-lg target:block',
+        'mx-auto mt-8 hidden max-w-xl scroll-mt-8 rounded-2xl focus:outline-none border-l-4 bg-white dark:bg-stone-900 px-5 py-4 text-left text-stone-900 dark:text-stone-50 shadow-lg target:block',
         outcome === 'joined' ? 'border-emerald-600' : 'border-red-600',
       )}
     >
