@@ -15,6 +15,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const browser = await launchChromium()
     const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme })
     await page.goto(url, { waitUntil: 'networkidle' })
+    // Scroll down the page as a reader would, so the drawings below the fold (lazy) are loaded too.
+    const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight)
+    for (let y = 0; y < pageHeight; y += 600) await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y)
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }))
+    await page.waitForLoadState('networkidle')
     const path = `${outDir}/${name}${colorScheme === 'dark' ? '-dark' : ''}.png`
     await page.screenshot({ path, fullPage: true })
     await browser.close()
