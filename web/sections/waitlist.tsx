@@ -83,7 +83,7 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
           method={site.formAction ? 'post' : 'dialog'}
           action={site.formAction}
           onSubmit={onSubmit}
-          className="relative mx-auto mt-10 flex max-w-xl flex-col gap-3 sm:flex-row"
+          className="relative mx-auto mt-10 flex max-w-xl flex-col gap-3 sm:flex-row sm:flex-wrap"
         >
           {/* The server writes a signed timestamp over the slot in every page it sends (server/http/landing-page.ts). */}
           {site.formAction ? <input type="hidden" name="token" defaultValue={FORM_TOKEN_SLOT} suppressHydrationWarning /> : null}
@@ -113,6 +113,26 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
             }}
             onChange={(event) => checkTypo(event.currentTarget.value, TYPO_PAUSE_MS)}
           />
+          {/* Right under the field (on wide screens under the row). Always in the page, so a screen reader
+              hears the hint when it appears. */}
+          <p id={TYPO_HINT_ID} role="status" className="text-left text-orange-50 empty:hidden sm:order-last sm:w-full">
+            {suggestion ? (
+              <>
+                {content.typo.question.replace('{email}', suggestion)}{' '}
+                <button
+                  type="button"
+                  className="font-semibold text-white underline underline-offset-4"
+                  onClick={() => {
+                    if (email.current) email.current.value = suggestion
+                    setSuggestion(null)
+                    email.current?.focus()
+                  }}
+                >
+                  {content.typo.accept.replace('{email}', suggestion)}
+                </button>
+              </>
+            ) : null}
+          </p>
           <Button
             type="submit"
             variant="inverse"
@@ -123,25 +143,6 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
             {pending ? content.submitting : content.submit}
           </Button>
         </form>
-        {/* Always in the page, so a screen reader hears the hint when it appears. */}
-        <p id={TYPO_HINT_ID} role="status" className="mx-auto mt-3 min-h-0 max-w-xl text-left text-orange-50 empty:hidden">
-          {suggestion ? (
-            <>
-              {content.typo.question.replace('{email}', suggestion)}{' '}
-              <button
-                type="button"
-                className="font-semibold text-white underline underline-offset-4"
-                onClick={() => {
-                  if (email.current) email.current.value = suggestion
-                  setSuggestion(null)
-                  email.current?.focus()
-                }}
-              >
-                {content.typo.accept.replace('{email}', suggestion)}
-              </button>
-            </>
-          ) : null}
-        </p>
         {site.formAction ? null : (
           <noscript>
             <p className="mx-auto mt-4 max-w-xl rounded-xl bg-white dark:bg-stone-900 px-4 py-3 font-semibold text-stone-900 dark:text-stone-50">
