@@ -113,9 +113,10 @@ export function Waitlist({ content, privacyId }: { content: Content['waitlist'];
             }}
             onChange={(event) => checkTypo(event.currentTarget.value, TYPO_PAUSE_MS)}
           />
-          {/* Right under the field (on wide screens under the row). Always in the page, so a screen reader
-              hears the hint when it appears. */}
-          <p id={TYPO_HINT_ID} role="status" className="text-left text-orange-50 empty:hidden sm:order-last sm:w-full">
+          {/* Under the field, after the button (on wide screens under the row): appearing as the field is
+              left, it must never move the button from under a pointer already on its way to it.
+              Always in the page, so a screen reader hears the hint when it appears. */}
+          <p id={TYPO_HINT_ID} role="status" className="order-last w-full text-left text-orange-50 empty:hidden">
             {suggestion ? (
               <>
                 {content.typo.question.replace('{email}', suggestion)}{' '}
