@@ -63,7 +63,7 @@ export const adminContent = {
   demand: {
     heading: 'Who is waiting',
     totals: (total: number, confirmed: number, unsubscribed: number) =>
-      `${total.toLocaleString('en')} sign-ups: ${confirmed.toLocaleString('en')} confirmed, ${unsubscribed.toLocaleString('en')} stopped e-mails (left out below).`,
+      `${total.toLocaleString('en')} ${total === 1 ? 'sign-up' : 'sign-ups'}: ${confirmed.toLocaleString('en')} confirmed, ${unsubscribed.toLocaleString('en')} stopped e-mails (left out below).`,
     chartLabel: 'Sign-ups per country by role, the largest countries first',
     tableCaption: 'Who is waiting, per country',
     columns: {

@@ -46,7 +46,7 @@ export function DemandMap({ api, onFailure }: { api: AdminApi; onFailure: (failu
         {copy.heading}
       </h2>
       {segments ? <p className="mt-2 text-stone-700">{copy.totals(segments.total, segments.confirmed, segments.unsubscribed)}</p> : null}
-      <div className="mt-4 grid gap-6 lg:grid-cols-2">
+      <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.6fr)]">
         {/* The chart shows the table's numbers for the eye; the table beside it is what a screen reader reads. */}
         <figure aria-hidden="true" className="min-w-0">
           <figcaption className="text-sm font-medium text-stone-700">{copy.chartLabel}</figcaption>
