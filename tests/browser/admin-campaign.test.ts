@@ -49,6 +49,12 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     const gb = table.getByRole('row', { name: /^GB/ })
     await gb.waitFor()
     expect((await gb.innerText()).split(/\s+/)).toEqual(['GB', '3', '1', '0', '0', '0', '4', adminContent.demand.both])
+    // At 1280 px every column is in sight, "both sides" (the one the launch is decided on) too: nothing to scroll to.
+    const sight = await table.evaluate((element) => {
+      const box = element.parentElement!.getBoundingClientRect()
+      return [...element.querySelectorAll('th')].map((th) => th.getBoundingClientRect().right <= box.right + 1)
+    })
+    expect(sight.every(Boolean)).toBe(true)
     const breeds = page.getByRole('table', { name: adminContent.demand.breedsCaption })
     expect((await breeds.getByRole('row', { name: /Whippet/ }).innerText()).split(/\s+/)).toEqual(['Whippet', '2', '1', '0', '3'])
     await page.context().close()
