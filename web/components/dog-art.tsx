@@ -11,14 +11,14 @@ import { cn } from '../lib/cn'
 const drawings = { dog, dogFace, poodle }
 export type Drawing = keyof typeof drawings
 
-export function DogArt({ drawing, className, facing = 'left' }: { drawing: Drawing; className?: string; facing?: 'left' | 'right' }) {
+export function DogArt({ drawing, className }: { drawing: Drawing; className?: string }) {
   const { body, width = 32, height = 32 } = drawings[drawing]
   return (
     <svg
       viewBox={`0 0 ${width} ${height}`}
       aria-hidden="true"
       focusable="false"
-      className={cn(facing === 'right' && '-scale-x-100', className)}
+      className={className}
       // The drawing's own markup, from the package (paths and fills only).
       dangerouslySetInnerHTML={{ __html: body }}
     />
