@@ -116,7 +116,14 @@ async function confirmations(name: string, env: Record<string, string>): Promise
   for (let i = 0; i < MAILS; i += 1000) {
     await Promise.all(
       Array.from({ length: Math.min(1000, MAILS - i) }, (_, j) =>
-        store.add({ email: `mail-${i + j}@bench.example`, utm_source: null, utm_medium: null, utm_campaign: null, referrer: null }),
+        store.add({
+          email: `mail-${i + j}@bench.example`,
+          utm_source: null,
+          utm_medium: null,
+          utm_campaign: null,
+          referrer: null,
+          invite: null,
+        }),
       ),
     )
   }

@@ -26,6 +26,10 @@ export interface SignUp {
   country: string | null
   /** The state of the address's latest mail, if it has one. */
   mail_state: MailState | null
+  /** The id of the sign-up whose invite link this one came through, if any (gone with it). */
+  invited_by: number | null
+  /** How many sign-ups made through this one's link have confirmed, as credited (at most 20 a day). */
+  invites_confirmed: number
 }
 
 /** GET /admin/api/stats */

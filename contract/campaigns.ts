@@ -1,6 +1,7 @@
 // Launch day: who is waiting where (the demand map), and the campaigns that invite them. What the
 // admin API answers and takes; types, constants and pure checks, importing nothing outside itself.
 import type { CountryCode } from './countries.js'
+import type { CountryMeter, LaunchTargets } from './growth.js'
 import type { Role } from './visitor.js'
 
 /** GET /admin/api/segments: the demand map. */
@@ -22,6 +23,11 @@ export interface Segments {
   }[]
   /** The most named breeds (letter case ignored) and who named them; the most named first. */
   topBreeds: { breed: string; breeders: number; owners: number; others: number; total: number }[]
+  /** Each country's launch meter (every country with a confirmed, subscribed sign-up), the readiest first. */
+  meters: CountryMeter[]
+  targets: LaunchTargets
+  /** The sign-ups whose links brought the most confirmed sign-ups. */
+  topInviters: { id: number; email: string; joined: number; confirmed: number }[]
 }
 
 /** Who a campaign goes to. Every field narrows; absent fields do not. */
@@ -38,6 +44,10 @@ export interface Segment {
   sources?: string[]
   /** Unconfirmed addresses too; confirmed only by default. Unsubscribed addresses never. */
   includeUnconfirmed?: boolean
+  /** Sign-ups whose invite links brought at least this many confirmed sign-ups (as credited). */
+  invitedAtLeast?: number
+  /** Only sign-ups in countries whose launch meter is full (both targets met) when counted or sent. */
+  readyCountries?: boolean
 }
 
 /** POST /admin/api/campaigns */

@@ -256,7 +256,8 @@ export const COUNTRY_CODES = [
 
 export type CountryCode = (typeof COUNTRY_CODES)[number]
 
-const KNOWN: ReadonlySet<string> = new Set(COUNTRY_CODES)
+// Pure: a bundle that imports this module for something else leaves the list out.
+const KNOWN: ReadonlySet<string> = /* @__PURE__ */ new Set(COUNTRY_CODES)
 
 export function isCountryCode(code: string): code is CountryCode {
   return KNOWN.has(code)

@@ -4,6 +4,9 @@
 export const REST_PREFIX = '/rest/v1'
 /** The no-script form's route (docs/decisions/003-no-script-form.md). */
 export const JOIN_PATH = '/join'
+/** The public read-only API: each country's launch meter (contract/growth.ts). */
+export const PUBLIC_API_PREFIX = '/api'
+export const LAUNCH_PATH = `${PUBLIC_API_PREFIX}/launch`
 /** The operators' page and its API, present only with ADMIN_TOKEN. */
 export const ADMIN_PAGE_PATH = '/admin'
 export const ADMIN_API_PREFIX = '/admin/api'
@@ -13,3 +16,9 @@ export const ADMIN_API_PREFIX = '/admin/api'
  * timestamp in its place into every page it sends.
  */
 export const FORM_TOKEN_SLOT = '@form-token@'
+
+/**
+ * Where the prerendered hero holds its note: the server writes, into every page it sends, how many
+ * confirmed sign-ups wait (from WAITING_SHOWN_FROM on), or the note the page was built with.
+ */
+export const WAITING_SLOT = '@waiting@'

@@ -1,6 +1,7 @@
 // The visitor's own page (/me/<token>): what a sign-up may tell us about itself, and what the page
 // shows. Types, constants and pure checks; this folder imports nothing but itself.
 import type { CountryCode } from './countries.js'
+import type { CountryMeter } from './growth.js'
 
 /** Who the visitor is, as the page asks it ("I am a …"). */
 export const ROLES = ['breeder', 'owner', 'club', 'enthusiast'] as const
@@ -38,6 +39,10 @@ export interface VisitorView {
   notice: VisitorNotice | null
   /** `page`: the page; `confirm-delete`: the second step of deleting. */
   step: 'page' | 'confirm-delete'
+  /** The invite link and what it has brought (counts only); null until the address is confirmed. */
+  invite: { link: string; joined: number; confirmed: number } | null
+  /** Their country's launch meter; null while they have not said where they live. */
+  meter: CountryMeter | null
 }
 
 /** The page's answers that have no sign-up behind them. */

@@ -13,8 +13,11 @@ export type UtmColumn = (typeof UTM_COLUMNS)[number]
 export const ATTRIBUTION_COLUMNS = [...UTM_COLUMNS, 'referrer'] as const
 export type AttributionColumn = (typeof ATTRIBUTION_COLUMNS)[number]
 
-/** What the public may write; everything else is set by the database. */
-export const INSERTABLE_COLUMNS = ['email', ...ATTRIBUTION_COLUMNS] as const
+/**
+ * What the public may write; everything else is set by the database. `invite` is an inviter's
+ * code (contract/growth.ts): a malformed or unknown one is ignored, never refused.
+ */
+export const INSERTABLE_COLUMNS = ['email', ...ATTRIBUTION_COLUMNS, 'invite'] as const
 export const SERVER_SET_COLUMNS = ['id', 'created_at'] as const
 
 export const MAX_EMAIL_LENGTH = 254
@@ -25,8 +28,8 @@ export const MAX_ATTRIBUTION_LENGTH = 200
 export const EMAIL_PATTERN =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/
 
-/** One sign-up as it is inserted. */
-export type WaitlistRow = { email: string } & Record<AttributionColumn, string | null>
+/** One sign-up as it is inserted: `invite` is a well-formed code or null. */
+export type WaitlistRow = { email: string; invite: string | null } & Record<AttributionColumn, string | null>
 
 /** The campaign a page's URL carries (trimmed, cut to the column's length), for either side to send. */
 export function readCampaign(params: URLSearchParams): Partial<Record<UtmColumn, string>> {

@@ -12,6 +12,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'vite'
 
+/** contract/paths.ts's WAITING_SLOT (this script runs before anything is compiled). */
+const WAITING_SLOT = '@waiting@'
+
 const root = fileURLToPath(new URL('..', import.meta.url))
 const { values: args } = parseArgs({ options: { 'page-only': { type: 'boolean', default: false }, out: { type: 'string' } } })
 const pageOnly = args['page-only'] ?? false
@@ -80,11 +83,20 @@ async function prerender() {
   html = deferScript(html)
   const notFound = fillOutlets(withoutScript, { lang: page.lang, ...page.notFound })
   await writeFile(`${clientDir}/index.html`, fillOutlets(html, page))
+  // The words the server writes into the page's slot (server/http/landing-page.ts). A page-only
+  // build is served by no server of ours: its slot holds the note the page was built with.
+  if (pageOnly) await fillWaitingSlot(`${clientDir}/index.html`, page.words['/']?.note ?? '')
+  else await writeFile(`${dist}/landing.json`, `${JSON.stringify(page.words, null, 2)}\n`)
   await writeFile(`${clientDir}/404.html`, notFound)
-  // The visitor's pages: the same template, their own CSS, no script; the server fills head and body.
+  // The visitor's pages: the same template, their own CSS, one small script of their own (Copy and
+  // Share for the invite link; the page works without it); the server fills head and body.
   if (!pageOnly) {
     const css = await visitorCss()
-    const shell = withoutScript.replace(/<style>[^]*?<\/style>/, () => `<style>${css}</style>`).replace('<!--app-lang-->', page.lang)
+    const script = await visitorScript()
+    const shell = withoutScript
+      .replace(/<style>[^]*?<\/style>/, () => `<style>${css}</style>`)
+      .replace('<!--app-lang-->', page.lang)
+      .replace('</head>', () => `  <script type="module" src="${script}"></script>\n  </head>`)
     await writeFile(`${dist}/visitor/shell.html`, shell)
   }
   for (const [path, text] of Object.entries(page.files)) {
@@ -109,6 +121,24 @@ async function visitorCss() {
   return css
 }
 
+/** The visitor's page's script (web/visitor/invite.ts), built into the page's assets; answers its path. */
+async function visitorScript() {
+  const result = await build({
+    configFile: `${root}vite.config.ts`,
+    logLevel: 'warn',
+    build: {
+      outDir: clientDir,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      rollupOptions: { input: `${root}web/visitor/invite.ts`, output: { entryFileNames: 'assets/visitor-[hash].js' } },
+    },
+  })
+  const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => ('output' in r ? r.output : []))
+  const entry = outputs.find((chunk) => chunk.type === 'chunk' && chunk.isEntry)
+  if (!entry) throw new Error("build: the visitor's page's script was not built")
+  return `/${entry.fileName}`
+}
+
 /**
  * The page is complete without its script (docs/decisions/002-islands.md), so nothing but the
  * document is fetched or run before the first paint: Vite's module script becomes a small inline
@@ -129,6 +159,19 @@ function deferScript(html) {
     `if(globalThis.PerformanceObserver?.supportedEntryTypes?.includes("paint"))new PerformanceObserver((list,observer)=>{if(list.getEntriesByName("first-contentful-paint").length){observer.disconnect();setTimeout(start)}}).observe({type:"paint",buffered:true});else requestAnimationFrame(()=>setTimeout(start))`,
   ].join(';')
   return html.replace(tag, () => `<script type="module">${loader}</script>`)
+}
+
+/**
+ * @param {string} path
+ * @param {string} note
+ */
+async function fillWaitingSlot(path, note) {
+  const html = await readFile(path, 'utf8')
+  const text = note.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? c)
+  await writeFile(
+    path,
+    html.replace(WAITING_SLOT, () => text),
+  )
 }
 
 /**

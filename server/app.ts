@@ -5,9 +5,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { REST_PREFIX } from '../contract/paths.js'
 import type { Config } from './config.js'
-import { handleClientError, handleError } from './http/errors.js'
+import { formatSchemaErrors, handleClientError, handleError } from './http/errors.js'
 import { healthRoutes } from './http/health.js'
-import { landingPage, readLandingTemplate } from './http/landing-page.js'
+import { landingPage, readLandingTemplate, readLandingWords } from './http/landing-page.js'
 import { createLogger, RequestLog } from './http/logging.js'
 import { notFoundHandler } from './http/not-found.js'
 import security, { inlineScriptSources } from './http/security.js'
@@ -16,7 +16,10 @@ import { campaignRenderer, createComposer } from './mail/compose.js'
 import { createMailWorker, type MailWorker, type RetryPolicy } from './mail/outbox-worker.js'
 import { createTransport, type Transport } from './mail/transport.js'
 import { adminRoutes } from './operators/admin-routes.js'
-import { clientDir, visitorDir } from './paths.js'
+import { clientDir, landingWordsPath, visitorDir } from './paths.js'
+import { createLaunchMeters, type LaunchMeters, launchRoutes } from './growth/launch.js'
+import { createViewCounter, type ViewCounter } from './growth/views.js'
+import { createWaitingTotal, type WaitingTotal } from './growth/waiting.js'
 import { loadVisitorPages } from './visitor/pages.js'
 import { visitorRoutes } from './visitor/routes.js'
 import { createStore, type WaitlistStore } from './store/index.js'
@@ -45,6 +48,12 @@ declare module 'fastify' {
     siteUrl: () => string
     /** The product's name, as the page was built with it (mails say it too). */
     productName: string
+    /** The landing page's views, counted as they are sent (COUNT_PAGE_VIEWS). */
+    views: ViewCounter
+    /** How many confirmed sign-ups wait, for the landing page's hero. */
+    waiting: WaitingTotal
+    /** Each country's launch meter. */
+    launch: LaunchMeters
   }
 }
 
@@ -83,6 +92,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clientErrorHandler: handleClientError,
     // A field a schema does not know is an error to report, not something to drop silently.
     ajv: { customOptions: { removeAdditional: false } },
+    schemaErrorFormatter: formatSchemaErrors,
     ...(config.TRUST_PROXY !== undefined ? { trustProxy: trustProxy(config.TRUST_PROXY) } : {}),
   })
   // The id every log line of the request carries, so support can find a visitor's request.
@@ -121,7 +131,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     }
     mailer.start()
   })
+  const views = createViewCounter({ growth: store.growth, log: app.log, enabled: config.COUNT_PAGE_VIEWS })
   app.addHook('onClose', async () => {
+    await views.close() // the views of the last second are written before the store closes
     await mailer.stop()
     transport.close()
     await store.close()
@@ -131,6 +143,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('transport', transport)
   app.decorate('siteUrl', siteUrl)
   app.decorate('productName', productName)
+  app.decorate('views', views)
+  app.decorate('waiting', createWaitingTotal(store.growth, app.log))
+  app.decorate('launch', createLaunchMeters(store.growth))
   app.decorate('insertLimiter', createInsertLimiter(config, store.counters))
   app.decorate('formTokens', formTokens(config.FORM_SECRET, config.FORM_MIN_SECONDS * 1000))
   app.decorate('rowRules', { blockedDomain: config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined })
@@ -141,13 +156,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(postgrestRoutes, { prefix: REST_PREFIX, anonKey: config.WAITLIST_ANON_KEY })
   await app.register(joinRoute)
   await app.register(healthRoutes)
+  await app.register(launchRoutes)
   if (visitorPages) await app.register(visitorRoutes, { pages: visitorPages })
   else app.log.warn({ visitorDir }, "no built visitor's page found: run `npm run build`; /me links answer 404")
   if (config.ADMIN_TOKEN) await app.register(adminRoutes, { token: config.ADMIN_TOKEN, pageRoot, config })
   if (existsSync(pageRoot)) {
     // A page built for our server has a form token slot; one built for Supabase has none.
     const template = readLandingTemplate(pageRoot)
-    if (template) await app.register(landingPage, { template })
+    const words = readLandingWords(landingWordsPath)['/']
+    if (template && !words) app.log.warn({ landingWordsPath }, 'the landing page has no words for its slots: run `npm run build`')
+    if (template) await app.register(landingPage, { template, words: words ?? { lang: 'en', note: '', waiting: { other: '{count}' } } })
     await app.register(staticFiles, { root: pageRoot, landingPageServed: Boolean(template) })
   } else {
     app.log.warn({ pageRoot }, 'no built page found: run `npm run build`; serving the API only')

@@ -80,6 +80,11 @@ const schema = z.object({
   APP_STORE_URL: optionalText.refine((url) => url === undefined || /^https:\/\/[^/\s]+/.test(url), {
     message: 'expected the https:// address of the app in the App Store',
   }),
+  /** 1: the landing page's views are counted for the funnel as they are sent (no cookie; docs/decisions/015-growth.md). */
+  COUNT_PAGE_VIEWS: z
+    .enum(['0', '1'])
+    .default('1')
+    .transform((flag) => flag === '1'),
   /** The outbox's pace, for the whole deployment; 0 sends as fast as the server takes them. */
   MAIL_RATE_PER_SECOND: z.coerce.number().min(0).max(10_000).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -18,3 +18,5 @@ export const clientDir = join(projectRoot, 'dist', 'client')
 /** The visitor's pages: the build's render module and its shell. */
 export const visitorDir = join(projectRoot, 'dist', 'visitor')
 export const migrationsDir = (dialect: 'sqlite' | 'postgres') => join(projectRoot, 'db', dialect)
+/** What the build wrote for the server to say in the landing page's slots (server/http/landing-page.ts). */
+export const landingWordsPath = join(projectRoot, 'dist', 'landing.json')

@@ -18,3 +18,11 @@ export function hashToken(token: string): string {
 
 /** A token's shape: anything else is answered as unknown without a lookup. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
+
+/**
+ * A sign-up's invite code: 128 random bits, URL-safe (22 characters), never derived from the
+ * address. Not a secret (it is meant to be shared), so it is kept as it is.
+ */
+export function newInviteCode(): string {
+  return randomBytes(16).toString('base64url')
+}

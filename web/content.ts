@@ -1,5 +1,6 @@
 // Every word on the page. Sections receive their slice as props and hold no copy of their own,
 // so a copy edit never touches layout, and tests import the expected text from here.
+import type { LandingWords } from '../contract/growth'
 import type { JoinOutcome } from '../contract/waitlist'
 import type { Drawing } from './components/dog-art'
 import type { IconName } from './components/icons'
@@ -38,7 +39,10 @@ export interface Content {
     headline: string
     lead: string
     badge: { ariaLabel: string; smallText: string; largeText: string }
+    /** Under the badge, until WAITING_SHOWN_FROM sign-ups are confirmed; then `waiting` says how many. */
     note: string
+    /** `{count}` confirmed sign-ups, rounded down to the ten; written by the server into each page it sends. */
+    waiting: LandingWords['waiting']
     phone: {
       ariaLabel: string
       greeting: string
@@ -130,6 +134,7 @@ export const hero: Content['hero'] = {
     largeText: 'App Store',
   },
   note: 'Launching soon. Join the waitlist and be first in line.',
+  waiting: { other: '{count} breeders and dog owners are waiting' },
   phone: {
     ariaLabel: `Preview of the ${name} app showing a compatible match`,
     greeting: 'Matches for Bella',
@@ -383,12 +388,17 @@ export const waitlist: Content['waitlist'] = {
   typo: { question: 'Did you mean {email}?', accept: 'Use {email}' },
 }
 
+/** The privacy section's anchor, its own export: the islands link to it without carrying its words. */
+export const PRIVACY_ID = 'privacy'
+
 export const privacy: Content['privacy'] = {
-  id: 'privacy',
+  id: PRIVACY_ID,
   heading: 'Privacy',
   paragraphs: [
     `When you join the waitlist we keep your email address, the moment you joined, and where your visit came from (the campaign name in the link you followed, or the name of the website that sent you, never the full address of that page). We do not keep your IP address or details of your browser with it.`,
     `We send you one mail to confirm your address. It links to a page of your own, where you can confirm, tell us if you like whether you breed, own or love dogs, which breeds and where you live, download everything we keep, stop our e-mails, or delete your sign-up for good.`,
+    `If you came through someone's invite link, we note whose link it was. Once you confirm your address you get a link of your own: the person who shares it sees how many people joined through it and how many confirmed, never who they are.`,
+    `We count visits to this page without a cookie: per day, how many times the page was sent, where the visits came from, and how many different visitors there were. To tell visitors apart for one day, we make a code from your IP address and browser name with a secret that changes every day; the secret and the codes are deleted when the day is over. No cookie, no IP address and nothing else about you is kept for it.`,
     `We use your address to tell you when ${name} is ready for you, and for nothing else. We do not sell it or share it. If you cannot find our mail, email ${site.supportEmail} and we will delete your address by hand.`,
   ],
 }

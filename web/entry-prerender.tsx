@@ -1,4 +1,5 @@
 import { StrictMode } from 'react'
+import type { LandingWords } from '../contract/growth'
 import { renderToString } from 'react-dom/server'
 import { App } from './app'
 import { artFiles } from './components/dog-art'
@@ -18,6 +19,8 @@ export interface Prerendered {
   images: ShareImage[]
   /** The page for unknown addresses (404.html): no script, not for search engines. */
   notFound: { html: string; head: string }
+  /** What the server says in the page's slot (dist/landing.json), keyed by the page's path. */
+  words: Record<string, LandingWords>
 }
 
 /** Used only by the build (scripts/build.mjs): the page as HTML, its head and its files. */
@@ -45,5 +48,14 @@ export function render(): Prerendered {
       '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
     ].join('\n    '),
   }
-  return { html, lang: escapeHtml(content.meta.lang), head, files: { ...share.files, ...artFiles() }, images: share.images, notFound }
+  const words = { '/': { lang: content.meta.lang, note: content.hero.note, waiting: content.hero.waiting } }
+  return {
+    html,
+    lang: escapeHtml(content.meta.lang),
+    head,
+    files: { ...share.files, ...artFiles() },
+    images: share.images,
+    notFound,
+    words,
+  }
 }

@@ -3,13 +3,13 @@
 // (docs/decisions/002-islands.md). One definition serves both sides, so their HTML matches.
 import type { ReactNode } from 'react'
 import { Toaster } from './components/ui/toaster'
-import { footer, privacy, toaster, waitlist } from './content'
+import { footer, PRIVACY_ID, toaster, waitlist } from './content'
 import { Footer } from './sections/footer'
 import { Waitlist } from './sections/waitlist'
 
 export const islands = {
-  waitlist: () => <Waitlist content={waitlist} privacyId={privacy.id} />,
-  footer: () => <Footer content={footer} privacyId={privacy.id} />,
+  waitlist: () => <Waitlist content={waitlist} privacyId={PRIVACY_ID} />,
+  footer: () => <Footer content={footer} privacyId={PRIVACY_ID} />,
   toaster: () => <Toaster content={toaster} />,
 } satisfies Record<string, () => ReactNode>
 

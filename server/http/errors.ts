@@ -1,6 +1,6 @@
 // Every error answer of the server has PostgREST's JSON shape ({code, details, hint, message}),
 // the API's and the operators' alike; one handler writes them all (docs/protocol.md, "Answers").
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify'
 import type { Duplex } from 'node:stream'
 import { StoreUnavailableError } from '../store/types.js'
 
@@ -99,4 +99,17 @@ export function handleClientError(error: NodeJS.ErrnoException, socket: Duplex) 
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )
+}
+
+/**
+ * A route schema's refusal in words that name the field (`querystring/from: unknown field`,
+ * `body/segment/countries/0 must be equal to one of the allowed values`); Fastify answers it 400.
+ */
+export function formatSchemaErrors(errors: FastifySchemaValidationError[], dataVar: string): Error {
+  const text = errors.map((error) => {
+    const at = `${dataVar}${error.instancePath}`
+    const extra = (error.params as { additionalProperty?: unknown }).additionalProperty
+    return typeof extra === 'string' ? `${at}/${extra}: unknown field` : `${at} ${error.message ?? 'is not valid'}`
+  })
+  return new Error(text.join(', '))
 }

@@ -4,10 +4,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ADMIN_API_PREFIX, REST_PREFIX } from '../../contract/paths.js'
+import { ADMIN_API_PREFIX, PUBLIC_API_PREFIX, REST_PREFIX } from '../../contract/paths.js'
 import { HttpError } from './errors.js'
 
-const API_PATHS = [REST_PREFIX, ADMIN_API_PREFIX]
+const API_PATHS = [REST_PREFIX, ADMIN_API_PREFIX, PUBLIC_API_PREFIX]
 
 export function notFoundHandler(pageRoot: string) {
   const path = join(pageRoot, '404.html')

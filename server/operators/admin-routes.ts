@@ -11,6 +11,7 @@ import type { MailOverview, SignupsPage } from '../../contract/admin-api.js'
 import type { Config } from '../config.js'
 import { listLocalMails, readLocalMail } from '../mail/local-mailbox.js'
 import { campaignRoutes } from './campaign-routes.js'
+import { growthRoutes } from './growth-routes.js'
 import { HttpError } from '../http/errors.js'
 import { sameSecret } from '../secrets.js'
 import { clientKey } from '../waitlist/client-key.js'
@@ -73,6 +74,7 @@ async function adminApi(
 
   app.get('/stats', async () => app.store.stats())
   await app.register(campaignRoutes, { appStoreUrl: config.APP_STORE_URL, mailFrom: config.MAIL_FROM })
+  await app.register(growthRoutes)
 
   app.get('/mail', async (): Promise<MailOverview> => {
     const files = app.transport.kind === 'files'
@@ -133,6 +135,7 @@ async function adminApi(
     },
     async (request) => {
       const removed = await app.store.remove((request.query as { email: string }).email)
+      if (removed) app.waiting.changed()
       // Logged without the address: logs keep none.
       request.log.info({ removed }, 'admin: removal of a sign-up')
       return { removed }

@@ -28,6 +28,8 @@ const segmentSchema = {
     until: { type: 'string', pattern: MOMENT },
     sources: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: MAX_ATTRIBUTION_LENGTH } },
     includeUnconfirmed: { type: 'boolean' },
+    invitedAtLeast: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+    readyCountries: { type: 'boolean' },
   },
 } as const
 

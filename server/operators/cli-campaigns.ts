@@ -22,6 +22,8 @@ export interface CampaignOptions {
   since?: string | undefined
   until?: string | undefined
   'include-unconfirmed'?: boolean | undefined
+  'invited-at-least'?: string | undefined
+  'ready-countries'?: boolean | undefined
   'dry-run'?: boolean | undefined
   follow?: boolean | undefined
 }
@@ -60,6 +62,12 @@ export function segmentOf(options: CampaignOptions): Segment {
   if (since) segment.since = since
   if (until) segment.until = until
   if (options['include-unconfirmed']) segment.includeUnconfirmed = true
+  const invited = options['invited-at-least']
+  if (invited !== undefined) {
+    if (!/^\d{1,7}$/.test(invited)) throw new UsageError(`--invited-at-least: expected a whole number, got "${invited}"`)
+    segment.invitedAtLeast = Number(invited)
+  }
+  if (options['ready-countries']) segment.readyCountries = true
   return segment
 }
 
@@ -198,5 +206,12 @@ export async function printSegments(store: WaitlistStore, out: (text: string) =>
   lines.push('', 'top breeds (breeders / owners / others):')
   for (const b of s.topBreeds)
     lines.push(`  ${count(b.total).padStart(8)}  ${b.breed}  (${count(b.breeders)} / ${count(b.owners)} / ${count(b.others)})`)
+  lines.push('', 'launch meters (confirmed breeders and owners against the targets):')
+  for (const m of s.meters)
+    lines.push(
+      `  ${m.country.padEnd(4)} breeders ${`${count(m.breeders)}/${count(m.target.breeders)}`.padStart(13)}  owners ${`${count(m.owners)}/${count(m.target.owners)}`.padStart(13)}${m.ready ? '  ready' : ''}`,
+    )
+  lines.push('', 'top inviters (joined through their link / confirmed):')
+  for (const i of s.topInviters) lines.push(`  ${count(i.joined).padStart(6)} / ${count(i.confirmed).padEnd(6)} ${i.email} (#${i.id})`)
   out(`${lines.join('\n')}\n`)
 }

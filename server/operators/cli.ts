@@ -8,6 +8,7 @@ import { MAIL_STATES } from '../../contract/admin-api.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { createStore, type WaitlistStore } from '../store/index.js'
 import { printSegments, runCampaign, UsageError } from './cli-campaigns.js'
+import { printFunnel, runLaunchTargets } from './cli-growth.js'
 import { type ExportFormat, exportChunks, signUps } from './export.js'
 import { loadVisitorPages } from '../visitor/pages.js'
 import { visitorDir } from '../paths.js'
@@ -23,13 +24,20 @@ Commands:
   mail status                           the outbox: mails queued, being sent, sent, failed, bounced
   segments                              the demand map: roles per country, top breeds, confirmed or not
   campaign create --subject S --markdown-file F [--role R]… [--country C]… [--breed B]…
-                  [--source S]… [--since DATE] [--until DATE] [--include-unconfirmed] [--dry-run]
+                  [--source S]… [--since DATE] [--until DATE] [--include-unconfirmed]
+                  [--invited-at-least N] [--ready-countries] [--dry-run]
                                         a draft for a segment (confirmed addresses only unless told);
                                         --dry-run counts and renders it, and saves nothing
   campaign send ID                      queue its mails (once per recipient, however often sent)
   campaign status ID [--follow]         its progress; --follow watches it to the end
   campaign pause ID | resume ID         hold its queued mails, or let them go again
   campaign list                         every campaign, newest first
+  launch-targets [--set FILE]           each country's launch targets (breeders and owners), and
+                                        the default for the others; --set replaces them with FILE's
+                                        JSON: {"default":{"breeders":50,"owners":200},"countries":{"DE":{…}}}
+  funnel [--since DAY] [--until DAY] [--format json]
+                                        views, visitors, sign-ups, confirmed, profiled and inviters
+                                        per UTC day (default: the last 30), and per source
 
 Roles: breeder, owner, club, enthusiast. Countries: ISO 3166-1 codes (GB, FR…). The running
 server sends campaign mails at MAIL_RATE_PER_SECOND; these commands queue and watch them.
@@ -85,7 +93,7 @@ export async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       help: { type: 'boolean', short: 'h' },
-      format: { type: 'string', default: 'csv' },
+      format: { type: 'string' },
       since: { type: 'string' },
       out: { type: 'string', short: 'o' },
       subject: { type: 'string' },
@@ -98,6 +106,9 @@ export async function main(argv: string[]): Promise<number> {
       'include-unconfirmed': { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       follow: { type: 'boolean' },
+      set: { type: 'string' },
+      'invited-at-least': { type: 'string' },
+      'ready-countries': { type: 'boolean' },
     },
   })
   const [command, ...rest] = positionals
@@ -105,8 +116,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP)
     return command === undefined && !values.help ? 1 : 0
   }
-  const since = command === 'campaign' ? undefined : parseSince(values.since)
-  if (values.format !== 'csv' && values.format !== 'json') throw new UsageError(`--format: expected csv or json, got "${values.format}"`)
+  const since = command === 'campaign' || command === 'funnel' ? undefined : parseSince(values.since)
+  // The export is CSV unless told; the funnel is a table unless told.
+  const format = values.format ?? (command === 'funnel' ? 'table' : 'csv')
+  const formats = command === 'funnel' ? ['table', 'json'] : ['csv', 'json']
+  if (!formats.includes(format)) throw new UsageError(`--format: expected ${formats.join(' or ')}, got "${format}"`)
   const config = loadConfig()
   const store = await createStore(config, { warn: (_details, message) => process.stderr.write(`${message}\n`) })
   try {
@@ -115,7 +129,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${await store.count({ since })}\n`)
         return 0
       case 'export':
-        await runExport(store, values.format, since, values.out)
+        await runExport(store, format === 'json' ? 'json' : 'csv', since, values.out)
         return 0
       case 'stats':
         await printStats(store)
@@ -129,6 +143,13 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'segments':
         await printSegments(store, (text) => process.stdout.write(text))
+        return 0
+      case 'launch-targets':
+        return await runLaunchTargets(store, values.set, (text) => process.stdout.write(text))
+      case 'funnel':
+        await printFunnel(store, { since: values.since, until: values.until, format: format === 'json' ? 'json' : 'table' }, (text) =>
+          process.stdout.write(text),
+        )
         return 0
       case 'campaign': {
         const product = (await loadVisitorPages(visitorDir))?.site.productName ?? 'Kennect'

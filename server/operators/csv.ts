@@ -15,6 +15,8 @@ export const CSV_COLUMNS = [
   'breeds',
   'country',
   'mail_state',
+  'invited_by',
+  'invites_confirmed',
 ] as const
 
 /** Several breeds in one cell, as a spreadsheet user would type them. */

@@ -1,10 +1,15 @@
 import pg from 'pg'
+import { randomBytes } from 'node:crypto'
 import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
 import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
-import { hashToken, newToken } from '../secrets.js'
+import { DAILY_INVITE_CREDITS, DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../contract/growth.js'
+import { mailboxKey } from '../growth/mailbox.js'
+import { hashToken, newInviteCode, newToken } from '../secrets.js'
 import { StartupError } from '../startup-error.js'
 import type { WindowCount, WindowCounters, WindowHit } from './counters.js'
+import { funnelOf } from './funnel.js'
 import { createGroupCommit, type Outcome } from './group-commit.js'
+import { LAUNCH_TARGETS_KEY, metersOf, readyCountries, storedTargets } from './launch.js'
 import { migrate } from './migrate.js'
 import { type SegmentFilter, segmentFilter } from './segment.js'
 import {
@@ -13,6 +18,9 @@ import {
   type CampaignStore,
   type ClaimedMail,
   CONFIRMATION_INTERVAL_MS,
+  type CountryCount,
+  type GrowthStore,
+  type InviteCounts,
   type ListOptions,
   type OutboxStore,
   type SignUp,
@@ -32,7 +40,8 @@ import {
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 const COLUMNS = `waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at,
   utm_source, utm_medium, utm_campaign, referrer, ${iso('confirmed_at')} AS confirmed_at,
-  ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country`
+  ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country, invited_by::int AS invited_by,
+  (SELECT count(*)::int FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
 /** The state of the sign-up's latest mail. */
 const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.id ORDER BY outbox.id DESC LIMIT 1) AS mail_state'
 
@@ -43,11 +52,14 @@ const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.
  */
 const ADD_SIGNUPS = `
   WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
-      AS i(email, utm_source, utm_medium, utm_campaign, referrer, n)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::text[]) WITH ORDINALITY
+      AS i(email, utm_source, utm_medium, utm_campaign, referrer, invite, n)
   ), inserted AS (
-    INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, confirmation_queued_at)
-    SELECT email, utm_source, utm_medium, utm_campaign, referrer, now() FROM input ORDER BY n
+    INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, confirmation_queued_at)
+    SELECT email, utm_source, utm_medium, utm_campaign, referrer,
+      CASE WHEN invite IS NOT NULL THEN (SELECT inviter.id FROM waitlist AS inviter WHERE inviter.invite_code = input.invite) END,
+      now()
+    FROM input ORDER BY n
     ON CONFLICT DO NOTHING
     RETURNING id, lower(email) AS key
   ), requeued AS (
@@ -112,10 +124,13 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
   }
 
   let closed = false
+  const growth = createGrowth(pool, run)
   const sweep = setInterval(() => {
     pool
       .query('DELETE FROM rate_counters WHERE window_ends < now()')
       .catch((error: unknown) => log.warn({ err: error }, 'could not sweep rate_counters'))
+    // Nothing per visitor outlives its day: the day's hashes and key go once it is over.
+    growth.forgetPastDays().catch((error: unknown) => log.warn({ err: error }, "could not forget past days' visitors"))
   }, COUNTER_SWEEP_MS).unref()
   async function run<T>(work: () => Promise<T>): Promise<T> {
     if (closed) throw new StoreUnavailableError('the PostgreSQL store is closed')
@@ -139,6 +154,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
         column('utm_campaign'),
         column('referrer'),
         CONFIRMATION_INTERVAL_MS,
+        await invitesOf(rows),
       ])
       const done = new Map(result.rows.map((r) => [r.key, r.inserted]))
       // The first of several equal addresses in one batch is the one stored (and mailed).
@@ -158,6 +174,21 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     }
   }
   const adds = createGroupCommit(insertBatch)
+
+  /**
+   * The batch's invite codes, each kept only where its inviter's mailbox is not the sign-up's own
+   * under another spelling (docs/decisions/015-growth.md). A batch without codes asks nothing.
+   */
+  async function invitesOf(rows: readonly WaitlistRow[]): Promise<(string | null)[]> {
+    const codes = [...new Set(rows.flatMap((row) => (row.invite === null ? [] : [row.invite])))]
+    if (codes.length === 0) return rows.map(() => null)
+    const inviters = await pool.query<{ invite_code: string; email: string }>(
+      'SELECT invite_code, email FROM waitlist WHERE invite_code = ANY($1::text[])',
+      [codes],
+    )
+    const mailboxOf = new Map(inviters.rows.map((r) => [r.invite_code, mailboxKey(r.email)]))
+    return rows.map((row) => (row.invite !== null && mailboxOf.get(row.invite) !== mailboxKey(row.email) ? row.invite : null))
+  }
 
   // The counters' hits of one event-loop turn go in one statement, like the sign-ups: a key hit
   // k times in the batch counts k at once, and its callers get the counts in the order they came.
@@ -233,8 +264,9 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     ping: () => run(async () => void (await pool.query('SELECT 1'))),
     visitors: createVisitors(pool, run),
     outbox: createOutbox(pool, run),
-    campaigns: createCampaigns(pool, run),
-    segments: () => run(() => segments(pool)),
+    campaigns: createCampaigns(pool, run, growth),
+    growth,
+    segments: () => run(() => segments(pool, growth)),
     counters: {
       hit: (windows) => Promise.all(windows.map((window) => counterHits.submit(window))),
       peek: (key) =>
@@ -364,6 +396,14 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
   }
 }
 
+async function inviteCounts(pool: pg.Pool, id: number): Promise<InviteCounts> {
+  const result = await pool.query<InviteCounts>(
+    'SELECT count(*)::int AS joined, count(invite_credited_at)::int AS confirmed FROM waitlist WHERE invited_by = $1',
+    [id],
+  )
+  return result.rows[0] ?? { joined: 0, confirmed: 0 }
+}
+
 function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
   return {
     byToken: (tokenHash) =>
@@ -377,7 +417,7 @@ function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
           }
         >(
           `SELECT waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at, ${iso('confirmed_at')} AS confirmed_at,
-             ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country
+             ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country, invite_code
            FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id WHERE token_hash = $1`,
           [tokenHash],
         )
@@ -386,8 +426,39 @@ function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
         const { role, breeds, country, id, ...rest } = row
         return { ...rest, id: Number(id), profile: { role, breeds, country } }
       }),
+    // One transaction: the confirmation, the code, and the inviter's credit decided together. The
+    // inviter's row is locked while its credits are counted, so two invitees confirming at once
+    // are counted one after the other and the daily limit holds. Rows are locked newest first
+    // (an inviter is always older than the sign-up it invited), so two confirmations never deadlock.
     confirm: (id) =>
-      run(async () => void (await pool.query('UPDATE waitlist SET confirmed_at = coalesce(confirmed_at, now()) WHERE id = $1', [id]))),
+      run(() =>
+        inTransaction(pool, async (client) => {
+          const before = await client.query<{ confirmed: boolean; invited_by: string | null }>(
+            'SELECT confirmed_at IS NOT NULL AS confirmed, invited_by::text FROM waitlist WHERE id = $1 FOR UPDATE',
+            [id],
+          )
+          const row = before.rows[0]
+          if (!row) return
+          await client.query(
+            'UPDATE waitlist SET confirmed_at = coalesce(confirmed_at, now()), invite_code = coalesce(invite_code, $2) WHERE id = $1',
+            [id, newInviteCode()],
+          )
+          if (row.confirmed || row.invited_by === null) return
+          const inviter = await client.query<{ subscribed: boolean }>(
+            'SELECT unsubscribed_at IS NULL AS subscribed FROM waitlist WHERE id = $1 FOR UPDATE',
+            [row.invited_by],
+          )
+          if (!inviter.rows[0]?.subscribed) return
+          const credits = await client.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM waitlist
+             WHERE invited_by = $1 AND invite_credited_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+            [row.invited_by],
+          )
+          if ((credits.rows[0]?.n ?? 0) >= DAILY_INVITE_CREDITS) return
+          await client.query('UPDATE waitlist SET invite_credited_at = now() WHERE id = $1', [id])
+        }),
+      ),
+    invites: (id) => run(() => inviteCounts(pool, id)),
     saveProfile: (id, profile) =>
       run(
         async () =>
@@ -427,7 +498,13 @@ function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
           [id],
         )
         const links = await pool.query<{ n: string }>('SELECT count(*) AS n FROM page_tokens WHERE signup_id = $1', [id])
-        return { signup: { ...row, id: Number(row.id) }, mails: mails.rows, page_links: Number(links.rows[0]?.n ?? 0) }
+        const code = await pool.query<{ invite_code: string | null }>('SELECT invite_code FROM waitlist WHERE id = $1', [id])
+        return {
+          signup: { ...row, id: Number(row.id) },
+          mails: mails.rows,
+          page_links: Number(links.rows[0]?.n ?? 0),
+          invite: { code: code.rows[0]?.invite_code ?? null, ...(await inviteCounts(pool, id)) },
+        }
       }),
   }
 }
@@ -551,7 +628,7 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
   }
 }
 
-/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $7 (segmentParams). */
+/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $9 (segmentParams). */
 const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND ($1::boolean OR waitlist.confirmed_at IS NOT NULL)
   AND ($2::text[] IS NULL OR waitlist.role = ANY($2))
@@ -559,11 +636,27 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND ($4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest(waitlist.breeds) AS named WHERE lower(named) = ANY($4)))
   AND ($5::timestamptz IS NULL OR waitlist.created_at >= $5)
   AND ($6::timestamptz IS NULL OR waitlist.created_at < $6)
-  AND ($7::text[] IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) = ANY($7))`
+  AND ($7::text[] IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) = ANY($7))
+  AND ($8::int IS NULL OR (SELECT count(*) FROM waitlist AS invitee
+    WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) >= $8)
+  AND ($9::text[] IS NULL OR waitlist.country = ANY($9))`
 
-const segmentParams = (f: SegmentFilter) => [f.includeUnconfirmed, f.roles, f.countries, f.breeds, f.since, f.until, f.sources]
+const segmentParams = (f: SegmentFilter) => [
+  f.includeUnconfirmed,
+  f.roles,
+  f.countries,
+  f.breeds,
+  f.since,
+  f.until,
+  f.sources,
+  f.invitedAtLeast,
+  f.readyCountries,
+]
 
-function createCampaigns(pool: pg.Pool, run: Run): CampaignStore {
+function createCampaigns(pool: pg.Pool, run: Run, growth: PostgresGrowth): CampaignStore {
+  /** The segment as parameters, its ready countries worked out now (on the caller's connection, inside its transaction). */
+  const paramsOf = async (segment: Segment, db: pg.Pool | pg.PoolClient = pool) =>
+    segmentParams(segmentFilter(segment, segment.readyCountries ? await growth.readyOn(db) : []))
   type Row = {
     id: string
     subject: string
@@ -611,10 +704,7 @@ function createCampaigns(pool: pg.Pool, run: Run): CampaignStore {
   return {
     count: (segment) =>
       run(async () => {
-        const result = await pool.query<{ n: string }>(
-          `SELECT count(*) AS n FROM waitlist WHERE ${SEGMENT_WHERE}`,
-          segmentParams(segmentFilter(segment)),
-        )
+        const result = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM waitlist WHERE ${SEGMENT_WHERE}`, await paramsOf(segment))
         return Number(result.rows[0]?.n ?? 0)
       }),
     create: (campaign) =>
@@ -654,9 +744,9 @@ function createCampaigns(pool: pg.Pool, run: Run): CampaignStore {
           }
           const queued = await client.query(
             `INSERT INTO outbox (signup_id, kind, campaign_id)
-             SELECT waitlist.id, 'campaign', $8 FROM waitlist WHERE ${SEGMENT_WHERE}
+             SELECT waitlist.id, 'campaign', $10 FROM waitlist WHERE ${SEGMENT_WHERE}
              ON CONFLICT DO NOTHING`,
-            [...segmentParams(segmentFilter(segment)), id],
+            [...(await paramsOf(segment, client)), id],
           )
           const recipients = queued.rowCount ?? 0
           await client.query('UPDATE campaigns SET recipients = $2 WHERE id = $1', [id, recipients])
@@ -676,7 +766,10 @@ function createCampaigns(pool: pg.Pool, run: Run): CampaignStore {
   }
 }
 
-async function segments(pool: pg.Pool): Promise<Segments> {
+/** How many inviters the demand map lists. */
+const TOP_INVITERS = 10
+
+async function segments(pool: pg.Pool, growth: PostgresGrowth): Promise<Segments> {
   // Counts as int: pg reads bigint as text.
   const totals = await pool.query<{ total: number; confirmed: number; unsubscribed: number }>(
     'SELECT count(*)::int AS total, count(confirmed_at)::int AS confirmed, count(unsubscribed_at)::int AS unsubscribed FROM waitlist',
@@ -698,5 +791,171 @@ async function segments(pool: pg.Pool): Promise<Segments> {
      GROUP BY lower(named) ORDER BY total DESC, breed LIMIT 20`,
   )
   const total = totals.rows[0] ?? { total: 0, confirmed: 0, unsubscribed: 0 }
-  return { ...total, byRoleCountry: byRoleCountry.rows, byCountry: byCountry.rows, topBreeds: topBreeds.rows }
+  const targets = await growth.targetsOn(pool)
+  return {
+    ...total,
+    byRoleCountry: byRoleCountry.rows,
+    byCountry: byCountry.rows,
+    topBreeds: topBreeds.rows,
+    meters: metersOf(await growth.countsOn(pool), targets),
+    targets,
+    topInviters: await growth.topInvitersOn(pool, TOP_INVITERS),
+  }
+}
+
+type Queryable = pg.Pool | pg.PoolClient
+
+/** The growth store, and what the other parts of this store ask of it on their own connections. */
+interface PostgresGrowth extends GrowthStore {
+  targetsOn(db: Queryable): Promise<ReturnType<typeof storedTargets>>
+  countsOn(db: Queryable, country?: string | null): Promise<CountryCount[]>
+  readyOn(db: Queryable): Promise<string[]>
+  topInvitersOn(db: Queryable, limit: number): Promise<{ id: number; email: string; joined: number; confirmed: number }[]>
+}
+
+/** Today in UTC, as PostgreSQL's date. */
+const TODAY = `(now() AT TIME ZONE 'UTC')::date`
+
+/**
+ * A flush of counted views in one statement: the visitors not yet seen that day go into
+ * visitor_hashes (every instance shares it, so one visitor counts once), and each (day, source)
+ * adds its views and its new visitors.
+ */
+const ADD_VIEWS = `
+  WITH views AS (
+    SELECT * FROM unnest($1::date[], $2::text[], $3::int[]) AS v(day, source, views)
+  ), candidates AS (
+    SELECT * FROM unnest($4::date[], $5::text[], $6::bytea[]) AS c(day, source, hash)
+  ), fresh AS (
+    INSERT INTO visitor_hashes (day, hash) SELECT day, hash FROM candidates ORDER BY day, hash
+    ON CONFLICT DO NOTHING
+    RETURNING day, hash
+  ), counted AS (
+    SELECT candidates.day, candidates.source, count(*)::int AS visitors
+    FROM candidates JOIN fresh ON fresh.day = candidates.day AND fresh.hash = candidates.hash GROUP BY 1, 2
+  )
+  INSERT INTO page_views AS p (day, source, views, visitors)
+  SELECT views.day, views.source, views.views, coalesce(counted.visitors, 0)
+  FROM views LEFT JOIN counted ON counted.day = views.day AND counted.source = views.source
+  ORDER BY views.day, views.source
+  ON CONFLICT (day, source) DO UPDATE SET views = p.views + excluded.views, visitors = p.visitors + excluded.visitors`
+
+function createGrowth(pool: pg.Pool, run: Run): PostgresGrowth {
+  const targetsOn = async (db: Queryable) => {
+    const result = await db.query<{ value: unknown }>('SELECT value FROM settings WHERE key = $1', [LAUNCH_TARGETS_KEY])
+    return storedTargets(result.rows[0]?.value)
+  }
+  const countsOn = async (db: Queryable, country: string | null = null) =>
+    (
+      await db.query<CountryCount>(
+        `SELECT country, count(*)::int AS confirmed, count(*) FILTER (WHERE role = 'breeder')::int AS breeders,
+           count(*) FILTER (WHERE role = 'owner')::int AS owners
+         FROM waitlist WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL AND country IS NOT NULL
+           AND ($1::text IS NULL OR country = $1)
+         GROUP BY country ORDER BY confirmed DESC, country`,
+        [country],
+      )
+    ).rows
+  const topInvitersOn = async (db: Queryable, limit: number) =>
+    (
+      await db.query<{ id: number; email: string; joined: number; confirmed: number }>(
+        `SELECT inviter.id::int AS id, inviter.email, count(*)::int AS joined, count(invitee.invite_credited_at)::int AS confirmed
+         FROM waitlist AS invitee JOIN waitlist AS inviter ON inviter.id = invitee.invited_by
+         GROUP BY inviter.id ORDER BY confirmed DESC, joined DESC, inviter.id LIMIT $1`,
+        [limit],
+      )
+    ).rows
+  // The day's key, once read or made, is kept by this process until the day is over.
+  const keys = new Map<string, Buffer>()
+  return {
+    targetsOn,
+    countsOn,
+    readyOn: async (db) => readyCountries(await countsOn(db), await targetsOn(db)),
+    topInvitersOn,
+    forgetPastDays: () =>
+      run(async () => {
+        const today = new Date().toISOString().slice(0, 10)
+        for (const day of [...keys.keys()]) if (day < today) keys.delete(day)
+        await pool.query(`DELETE FROM visitor_hashes WHERE day < ${TODAY}`)
+        await pool.query(`DELETE FROM visitor_day_keys WHERE day < ${TODAY}`)
+      }),
+    launchTargets: () => run(() => targetsOn(pool)),
+    setLaunchTargets: (targets) =>
+      run(
+        async () =>
+          void (await pool.query(
+            `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, now())
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+            [LAUNCH_TARGETS_KEY, JSON.stringify(targets)],
+          )),
+      ),
+    countryCounts: (country) => run(() => countsOn(pool, country ?? null)),
+    waiting: () =>
+      run(async () => {
+        const result = await pool.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM waitlist WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL',
+        )
+        return result.rows[0]?.n ?? 0
+      }),
+    // The first instance to need the day's key makes it; every other one reads that one.
+    visitorKey: (day) =>
+      run(async () => {
+        const known = keys.get(day)
+        if (known) return known
+        const result = await pool.query<{ secret: Buffer }>(
+          `WITH made AS (INSERT INTO visitor_day_keys (day, secret) VALUES ($1, $2) ON CONFLICT (day) DO NOTHING RETURNING secret)
+           SELECT secret FROM made UNION ALL SELECT secret FROM visitor_day_keys WHERE day = $1`,
+          [day, randomBytes(32)],
+        )
+        const secret = result.rows[0]?.secret
+        if (!secret) throw new Error(`visitor_day_keys: no key for ${day}`)
+        keys.set(day, secret)
+        return secret
+      }),
+    addViews: (batch) =>
+      run(async () => {
+        if (batch.length === 0) return
+        const candidates = batch.flatMap((entry) => entry.visitors.map((hash) => ({ day: entry.day, source: entry.source, hash })))
+        await pool.query(ADD_VIEWS, [
+          batch.map((entry) => entry.day),
+          batch.map((entry) => entry.source),
+          batch.map((entry) => entry.views),
+          candidates.map((c) => c.day),
+          candidates.map((c) => c.source),
+          candidates.map((c) => c.hash),
+        ])
+      }),
+    funnel: (since, until) =>
+      run(async () => {
+        const range = [since, until]
+        const perDay = await pool.query<{ day: string; views: string; visitors: string }>(
+          `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(views) AS views, sum(visitors) AS visitors
+           FROM page_views WHERE day BETWEEN $1::date AND $2::date GROUP BY day`,
+          range,
+        )
+        const perSource = await pool.query<{ source: string; views: string; visitors: string }>(
+          'SELECT source, sum(views) AS views, sum(visitors) AS visitors FROM page_views WHERE day BETWEEN $1::date AND $2::date GROUP BY source',
+          range,
+        )
+        // Each day's sign-ups as a cohort: how many went on to confirm, to tell their profile, to bring a confirmed sign-up.
+        const cohortsPerDay = await pool.query<Omit<FunnelDay, 'views' | 'visitors'>>(
+          `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS signups, count(confirmed_at)::int AS confirmed,
+             count(*) FILTER (WHERE role IS NOT NULL OR country IS NOT NULL OR cardinality(breeds) > 0)::int AS profiled,
+             count(*) FILTER (WHERE EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL))::int AS inviters
+           FROM waitlist
+           WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC'
+           GROUP BY 1`,
+          range,
+        )
+        const cohortsPerSource = await pool.query<Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>>(
+          `SELECT coalesce(utm_source, referrer, '${DIRECT_SOURCE}') AS source, count(*)::int AS signups, count(confirmed_at)::int AS confirmed
+           FROM waitlist
+           WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC'
+           GROUP BY 1`,
+          range,
+        )
+        return funnelOf(perDay.rows, perSource.rows, cohortsPerDay.rows, cohortsPerSource.rows, since, until)
+      }),
+    topInviters: (limit) => run(() => topInvitersOn(pool, limit)),
+  }
 }

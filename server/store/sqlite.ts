@@ -1,15 +1,18 @@
 import Database from 'better-sqlite3'
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
-import type { CampaignProgress, Segments } from '../../contract/campaigns.js'
+import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
+import { DAILY_INVITE_CREDITS, DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../contract/growth.js'
 import type { Role } from '../../contract/visitor.js'
 import type { CountryCode } from '../../contract/countries.js'
-import { hashToken, newToken } from '../secrets.js'
+import { mailboxKey } from '../growth/mailbox.js'
+import { hashToken, newInviteCode, newToken } from '../secrets.js'
 import { StartupError } from '../startup-error.js'
 import { createMemoryCounters } from './counters.js'
 import { createGroupCommit, type Outcome } from './group-commit.js'
+import { LAUNCH_TARGETS_KEY, metersOf, readyCountries, storedTargets } from './launch.js'
 import { migrate } from './migrate.js'
 import { type SegmentFilter, segmentFilter } from './segment.js'
 import {
@@ -18,6 +21,9 @@ import {
   type CampaignStore,
   type ClaimedMail,
   CONFIRMATION_INTERVAL_MS,
+  type CountryCount,
+  type GrowthStore,
+  type InviteCounts,
   type ListOptions,
   type OutboxStore,
   type SignUp,
@@ -26,12 +32,15 @@ import {
   type Visitor,
   type VisitorData,
   type VisitorStore,
+  type ViewBatch,
   type WaitlistRow,
   type WaitlistStore,
 } from './types.js'
+import { funnelOf } from './funnel.js'
 
 const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
-  confirmed_at, unsubscribed_at, role, breeds, country`
+  confirmed_at, unsubscribed_at, role, breeds, country, invited_by,
+  (SELECT count(*) FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
 /** The state of the sign-up's latest mail. */
 const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.id ORDER BY outbox.id DESC LIMIT 1) AS mail_state'
 
@@ -85,11 +94,12 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
   })
 
   const insert = db.prepare(
-    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, confirmation_queued_at)
-     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer, @now)
+    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, confirmation_queued_at)
+     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer, @invitedBy, @now)
      ON CONFLICT DO NOTHING
      RETURNING id`,
   )
+  const inviterOf = db.prepare('SELECT id, email FROM waitlist WHERE invite_code = ?')
   // A known address entered again: another confirmation mail only if it is still unconfirmed,
   // not unsubscribed, and had none queued for a day (the form is no way to flood an inbox).
   const requeueConfirmation = db.prepare(
@@ -119,6 +129,9 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
   const removeEmail = db.prepare('DELETE FROM waitlist WHERE lower(email) = lower(?)')
   const ping = db.prepare('SELECT 1').pluck()
   let closed = false
+  const growth = createGrowth(db, run)
+  // Nothing per visitor outlives its day, even on a day nobody visits.
+  const forgetPastDays = setInterval(() => growth.forgetPastDaysNow(), 60_000).unref()
 
   // Group commit: one transaction, one fsync, for the sign-ups of one event-loop turn. (One
   // transaction per sign-up spends nearly all its time in fsync: 3,000/s on this machine.)
@@ -127,7 +140,13 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
       try {
         const at = now()
         const cutoff = new Date(Date.parse(at) - CONFIRMATION_INTERVAL_MS).toISOString()
-        const inserted = insert.get({ ...row, now: at }) as { id: number } | undefined
+        // An unknown code, or one of a deleted inviter, links nothing; nor does the inviter's own
+        // mailbox under another spelling (docs/decisions/015-growth.md).
+        const inviter = row.invite === null ? undefined : (inviterOf.get(row.invite) as { id: number; email: string } | undefined)
+        const invitedBy = inviter && mailboxKey(inviter.email) !== mailboxKey(row.email) ? inviter.id : null
+        const { email, utm_source, utm_medium, utm_campaign, referrer } = row
+        const inserted = insert.get({ email, utm_source, utm_medium, utm_campaign, referrer, invitedBy, now: at }) as
+          { id: number } | undefined
         const mailFor = inserted ?? (requeueConfirmation.get({ email: row.email, now: at, cutoff }) as { id: number } | undefined)
         if (mailFor) queueMail.run({ signupId: mailFor.id, kind: 'confirm', campaignId: null, messageKey: randomUUID(), now: at })
         return { ok: true, value: { inserted: inserted !== undefined, mailQueued: mailFor !== undefined } }
@@ -175,11 +194,13 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     counters: createMemoryCounters(),
     visitors: createVisitors(db, run),
     outbox: createOutbox(db, run),
-    campaigns: createCampaigns(db, run),
-    segments: () => run(() => segments(db)),
+    campaigns: createCampaigns(db, run, growth),
+    growth,
+    segments: () => run(() => segments(db, growth)),
     close: async () => {
       if (closed) return
       closed = true
+      clearInterval(forgetPastDays)
       await adds.drain() // sign-ups already accepted are written before the file is closed
       db.close()
     },
@@ -202,12 +223,39 @@ function toStoreError(error: unknown): unknown {
 
 type Run = <T>(work: () => T) => Promise<T>
 
+/** The start and end (exclusive) of the UTC day of a moment, as stored moments compare. */
+function utcDay(at: string): { start: string; end: string } {
+  const start = `${at.slice(0, 10)}T00:00:00.000Z`
+  return { start, end: new Date(Date.parse(start) + 86_400_000).toISOString() }
+}
+
 function createVisitors(db: Database.Database, run: Run): VisitorStore {
   const byToken = db.prepare(
-    `SELECT waitlist.id, email, waitlist.created_at, confirmed_at, unsubscribed_at, role, breeds, country
+    `SELECT waitlist.id, email, waitlist.created_at, confirmed_at, unsubscribed_at, role, breeds, country, invite_code
      FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id WHERE token_hash = ?`,
   )
-  const confirm = db.prepare('UPDATE waitlist SET confirmed_at = coalesce(confirmed_at, @now) WHERE id = @id')
+  const before = db.prepare('SELECT confirmed_at, invited_by FROM waitlist WHERE id = ?')
+  const setConfirmed = db.prepare(
+    'UPDATE waitlist SET confirmed_at = coalesce(confirmed_at, @now), invite_code = coalesce(invite_code, @code) WHERE id = @id',
+  )
+  const inviterSubscribed = db.prepare('SELECT unsubscribed_at IS NULL FROM waitlist WHERE id = ?').pluck()
+  const creditsBetween = db
+    .prepare('SELECT count(*) FROM waitlist WHERE invited_by = @inviter AND invite_credited_at >= @start AND invite_credited_at < @end')
+    .pluck()
+  const credit = db.prepare('UPDATE waitlist SET invite_credited_at = @now WHERE id = @id')
+  // One transaction: the confirmation, the code, and the inviter's credit decided together.
+  const confirm = db.transaction((id: number) => {
+    const row = before.get(id) as { confirmed_at: string | null; invited_by: number | null } | undefined
+    if (!row) return
+    const at = now()
+    setConfirmed.run({ id, now: at, code: newInviteCode() })
+    if (row.confirmed_at !== null || row.invited_by === null) return
+    if (inviterSubscribed.get(row.invited_by) !== 1) return
+    if (Number(creditsBetween.get({ inviter: row.invited_by, ...utcDay(at) })) >= DAILY_INVITE_CREDITS) return
+    credit.run({ id, now: at })
+  })
+  const inviteCounts = db.prepare('SELECT count(*) AS joined, count(invite_credited_at) AS confirmed FROM waitlist WHERE invited_by = ?')
+  const inviteCode = db.prepare('SELECT invite_code FROM waitlist WHERE id = ?').pluck()
   const saveProfile = db.prepare('UPDATE waitlist SET role = @role, breeds = @breeds, country = @country WHERE id = @id')
   const subscribe = db.prepare('UPDATE waitlist SET unsubscribed_at = NULL WHERE id = ?')
   const unsubscribe = db.prepare('UPDATE waitlist SET unsubscribed_at = coalesce(unsubscribed_at, @now) WHERE id = @id')
@@ -228,7 +276,8 @@ function createVisitors(db: Database.Database, run: Run): VisitorStore {
         const { role, breeds, country, ...rest } = row
         return { ...rest, profile: { role, breeds: JSON.parse(breeds) as string[], country } }
       }),
-    confirm: (id) => run(() => void confirm.run({ id, now: now() })),
+    confirm: (id) => run(() => confirm.immediate(id)),
+    invites: (id) => run(() => inviteCounts.get(id) as InviteCounts),
     saveProfile: (id, profile) =>
       run(() => void saveProfile.run({ id, role: profile.role, breeds: JSON.stringify(profile.breeds), country: profile.country })),
     setSubscribed: (id, subscribed) =>
@@ -250,6 +299,7 @@ function createVisitors(db: Database.Database, run: Run): VisitorStore {
           signup: { ...row, breeds: JSON.parse(row.breeds) as string[] },
           mails: mails.all(id) as VisitorData['mails'],
           page_links: Number(links.get(id)),
+          invite: { code: (inviteCode.get(id) as string | null) ?? null, ...(inviteCounts.get(id) as InviteCounts) },
         }
       }),
   }
@@ -363,7 +413,10 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND (@breeds IS NULL OR EXISTS (SELECT 1 FROM json_each(waitlist.breeds) AS named WHERE lower(named.value) IN (SELECT value FROM json_each(@breeds))))
   AND (@since IS NULL OR waitlist.created_at >= @since)
   AND (@until IS NULL OR waitlist.created_at < @until)
-  AND (@sources IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) IN (SELECT value FROM json_each(@sources)))`
+  AND (@sources IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) IN (SELECT value FROM json_each(@sources)))
+  AND (@invitedAtLeast IS NULL OR (SELECT count(*) FROM waitlist AS invitee
+    WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) >= @invitedAtLeast)
+  AND (@readyCountries IS NULL OR waitlist.country IN (SELECT value FROM json_each(@readyCountries)))`
 
 const json = (values: string[] | null) => (values === null ? null : JSON.stringify(values))
 const segmentParams = (filter: SegmentFilter) => ({
@@ -374,9 +427,13 @@ const segmentParams = (filter: SegmentFilter) => ({
   since: filter.since,
   until: filter.until,
   sources: json(filter.sources),
+  invitedAtLeast: filter.invitedAtLeast,
+  readyCountries: json(filter.readyCountries),
 })
 
-function createCampaigns(db: Database.Database, run: Run): CampaignStore {
+function createCampaigns(db: Database.Database, run: Run, growth: SqliteGrowth): CampaignStore {
+  /** The segment as SQL parameters, its ready countries worked out now (inside the caller's transaction). */
+  const paramsOf = (segment: Segment) => segmentParams(segmentFilter(segment, segment.readyCountries ? growth.readyNow() : []))
   const count = db.prepare(`SELECT count(*) FROM waitlist WHERE ${SEGMENT_WHERE}`).pluck()
   const create = db
     .prepare('INSERT INTO campaigns (subject, markdown, segment) VALUES (@subject, @markdown, @segment) RETURNING id')
@@ -449,13 +506,13 @@ function createCampaigns(db: Database.Database, run: Run): CampaignStore {
       const current = recipients.get(id) as { recipients: number } | undefined
       return current ? { recipients: current.recipients, queued: 0 } : undefined
     }
-    const queued = queue.run({ id, now: now(), ...segmentParams(segmentFilter(JSON.parse(segment))) }).changes
+    const queued = queue.run({ id, now: now(), ...paramsOf(JSON.parse(segment) as Segment) }).changes
     setRecipients.run({ id, recipients: queued })
     return { recipients: queued, queued }
   })
 
   return {
-    count: (segment) => run(() => Number(count.get(segmentParams(segmentFilter(segment))))),
+    count: (segment) => run(() => Number(count.get(paramsOf(segment)))),
     create: (campaign) => run(() => Number(create.get({ ...campaign, segment: JSON.stringify(campaign.segment) }))),
     get: (id) =>
       run(() => {
@@ -470,7 +527,10 @@ function createCampaigns(db: Database.Database, run: Run): CampaignStore {
   }
 }
 
-function segments(db: Database.Database): Segments {
+/** How many inviters the demand map lists. */
+const TOP_INVITERS = 10
+
+function segments(db: Database.Database, growth: SqliteGrowth): Segments {
   const totals = db
     .prepare('SELECT count(*) AS total, count(confirmed_at) AS confirmed, count(unsubscribed_at) AS unsubscribed FROM waitlist')
     .get() as {
@@ -499,5 +559,128 @@ function segments(db: Database.Database): Segments {
        GROUP BY lower(named.value) ORDER BY total DESC, breed LIMIT 20`,
     )
     .all() as Segments['topBreeds']
-  return { ...totals, byRoleCountry, byCountry, topBreeds }
+  const targets = growth.targetsNow()
+  return {
+    ...totals,
+    byRoleCountry,
+    byCountry,
+    topBreeds,
+    meters: metersOf(growth.countsNow(), targets),
+    targets,
+    topInviters: growth.topInvitersNow(TOP_INVITERS),
+  }
+}
+
+/** The growth store, and what the other parts of this store ask of it inside their own transactions. */
+interface SqliteGrowth extends GrowthStore {
+  targetsNow(): ReturnType<typeof storedTargets>
+  countsNow(): CountryCount[]
+  readyNow(): string[]
+  topInvitersNow(limit: number): { id: number; email: string; joined: number; confirmed: number }[]
+  forgetPastDaysNow(): void
+}
+
+/** How many visitors a day is remembered for (in memory); past that, views still count, visitors not. */
+const MAX_VISITORS_A_DAY = 1_000_000
+
+function createGrowth(db: Database.Database, run: Run): SqliteGrowth {
+  const setting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck()
+  const putSetting = db.prepare(
+    `INSERT INTO settings (key, value, updated_at) VALUES (@key, @value, @now)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  )
+  const counts = db.prepare(
+    `SELECT country, count(*) AS confirmed, coalesce(sum(role = 'breeder'), 0) AS breeders, coalesce(sum(role = 'owner'), 0) AS owners
+     FROM waitlist WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL AND country IS NOT NULL
+       AND (@country IS NULL OR country = @country)
+     GROUP BY country ORDER BY confirmed DESC, country`,
+  )
+  const waiting = db.prepare('SELECT count(*) FROM waitlist WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL').pluck()
+  const topInviters = db.prepare(
+    `SELECT inviter.id, inviter.email, count(*) AS joined, count(invitee.invite_credited_at) AS confirmed
+     FROM waitlist AS invitee JOIN waitlist AS inviter ON inviter.id = invitee.invited_by
+     GROUP BY inviter.id ORDER BY confirmed DESC, joined DESC, inviter.id LIMIT ?`,
+  )
+  const addView = db.prepare(
+    `INSERT INTO page_views (day, source, views, visitors) VALUES (@day, @source, @views, @visitors)
+     ON CONFLICT (day, source) DO UPDATE SET views = views + excluded.views, visitors = visitors + excluded.visitors`,
+  )
+  const viewsPerDay = db.prepare(
+    'SELECT day, sum(views) AS views, sum(visitors) AS visitors FROM page_views WHERE day >= @since AND day <= @until GROUP BY day',
+  )
+  const viewsPerSource = db.prepare(
+    'SELECT source, sum(views) AS views, sum(visitors) AS visitors FROM page_views WHERE day >= @since AND day <= @until GROUP BY source',
+  )
+  // Each day's sign-ups as a cohort: how many of them went on to confirm, to tell their profile, to bring a confirmed sign-up.
+  const cohortsPerDay = db.prepare(
+    `SELECT substr(created_at, 1, 10) AS day, count(*) AS signups, count(confirmed_at) AS confirmed,
+       coalesce(sum(role IS NOT NULL OR country IS NOT NULL OR breeds <> '[]'), 0) AS profiled,
+       coalesce(sum(EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL)), 0) AS inviters
+     FROM waitlist WHERE created_at >= @start AND created_at < @end GROUP BY day`,
+  )
+  const cohortsPerSource = db.prepare(
+    `SELECT coalesce(utm_source, referrer, '${DIRECT_SOURCE}') AS source, count(*) AS signups, count(confirmed_at) AS confirmed
+     FROM waitlist WHERE created_at >= @start AND created_at < @end GROUP BY 1`,
+  )
+  // The day's key and the hashes seen: this process's memory only (one process per SQLite file).
+  const keys = new Map<string, Buffer>()
+  const seen = new Map<string, Set<string>>()
+  const addViews = db.transaction((batch: readonly ViewBatch[]) => {
+    for (const entry of batch) {
+      let day = seen.get(entry.day)
+      if (!day) seen.set(entry.day, (day = new Set()))
+      let visitors = 0
+      for (const hash of entry.visitors) {
+        const key = hash.toString('base64')
+        if (day.has(key) || day.size >= MAX_VISITORS_A_DAY) continue
+        day.add(key)
+        visitors++
+      }
+      addView.run({ day: entry.day, source: entry.source, views: entry.views, visitors })
+    }
+  })
+  const targetsNow = () => storedTargets(setting.get(LAUNCH_TARGETS_KEY))
+  const countsNow = (country: string | null = null) => counts.all({ country }) as CountryCount[]
+  const topInvitersNow = (limit: number) => topInviters.all(limit) as { id: number; email: string; joined: number; confirmed: number }[]
+  const forgetPastDaysNow = () => {
+    const today = new Date().toISOString().slice(0, 10)
+    for (const day of [...keys.keys()]) if (day < today) keys.delete(day)
+    for (const day of [...seen.keys()]) if (day < today) seen.delete(day)
+  }
+  return {
+    targetsNow,
+    countsNow,
+    readyNow: () => readyCountries(countsNow(), targetsNow()),
+    topInvitersNow,
+    forgetPastDaysNow,
+    forgetPastDays: async () => forgetPastDaysNow(),
+    launchTargets: () => run(targetsNow),
+    setLaunchTargets: (targets) => run(() => void putSetting.run({ key: LAUNCH_TARGETS_KEY, value: JSON.stringify(targets), now: now() })),
+    countryCounts: (country) => run(() => countsNow(country ?? null)),
+    waiting: () => run(() => Number(waiting.get())),
+    visitorKey: async (day) => {
+      forgetPastDaysNow()
+      let key = keys.get(day)
+      if (!key) keys.set(day, (key = randomBytes(32)))
+      return key
+    },
+    addViews: (batch) =>
+      run(() => {
+        forgetPastDaysNow()
+        addViews(batch)
+      }),
+    funnel: (since, until) =>
+      run(() => {
+        const range = { since, until, start: `${since}T00:00:00.000Z`, end: utcDay(`${until}T00:00:00.000Z`).end }
+        return funnelOf(
+          viewsPerDay.all(range) as Pick<FunnelDay, 'day' | 'views' | 'visitors'>[],
+          viewsPerSource.all(range) as Pick<FunnelSource, 'source' | 'views' | 'visitors'>[],
+          cohortsPerDay.all(range) as Omit<FunnelDay, 'views' | 'visitors'>[],
+          cohortsPerSource.all(range) as Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>[],
+          since,
+          until,
+        )
+      }),
+    topInviters: (limit) => run(() => topInvitersNow(limit)),
+  }
 }

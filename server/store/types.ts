@@ -2,6 +2,7 @@
 // postgres.ts) import this file and nothing above the store; create-store.ts picks one.
 import type { MailState, SignUp, Stats } from '../../contract/admin-api.js'
 import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
+import type { Funnel, LaunchTargets } from '../../contract/growth.js'
 import type { Profile } from '../../contract/visitor.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
 import type { WindowCounters } from './counters.js'
@@ -42,6 +43,16 @@ export interface Visitor {
   confirmed_at: string | null
   unsubscribed_at: string | null
   profile: Profile
+  /** Made when the address is confirmed; null before. */
+  invite_code: string | null
+}
+
+/** What a sign-up's invite link has brought: counts only, never who. */
+export interface InviteCounts {
+  /** Sign-ups made through the link (deleted ones are gone from it). */
+  joined: number
+  /** Of them, the confirmations credited (DAILY_INVITE_CREDITS a UTC day at most). */
+  confirmed: number
 }
 
 /** Everything stored about one sign-up: the visitor's download (GDPR articles 15 and 20). */
@@ -50,13 +61,20 @@ export interface VisitorData {
   mails: { kind: string; state: MailState; attempts: number; created_at: string; sent_at: string | null }[]
   /** How many page links have been mailed (the tokens themselves are kept only as hashes). */
   page_links: number
+  /** The sign-up's invite code (null until confirmed) and what it has brought. */
+  invite: { code: string | null } & InviteCounts
 }
 
 export interface VisitorStore {
   /** The sign-up a page token (its SHA-256, hex) opens; undefined when none does. */
   byToken(tokenHash: string): Promise<Visitor | undefined>
-  /** Sets confirmed_at, once. */
+  /**
+   * Sets confirmed_at, once, and gives the sign-up its invite code; in the same transaction, the
+   * first confirmation of an invited sign-up is credited to its inviter, unless the inviter stopped
+   * e-mails or has DAILY_INVITE_CREDITS credits this UTC day already.
+   */
   confirm(id: number): Promise<void>
+  invites(id: number): Promise<InviteCounts>
   saveProfile(id: number, profile: Profile): Promise<void>
   /** Stops (false) or restarts (true) e-mails to the address. */
   setSubscribed(id: number, subscribed: boolean): Promise<void>
@@ -128,6 +146,46 @@ export interface CampaignStore {
   setPaused(id: number, paused: boolean): Promise<boolean>
 }
 
+/** Confirmed, subscribed sign-ups of one country, by role (the launch meter before its target). */
+export interface CountryCount {
+  country: string
+  /** Every role, and none said. */
+  confirmed: number
+  breeders: number
+  owners: number
+}
+
+/** One flush of counted landing-page views: per UTC day and source. */
+export interface ViewBatch {
+  day: string
+  source: string
+  views: number
+  /** The keyed hashes of this batch's visitors (each once in the batch, with its first source). */
+  visitors: Buffer[]
+}
+
+export interface GrowthStore {
+  launchTargets(): Promise<LaunchTargets>
+  setLaunchTargets(targets: LaunchTargets): Promise<void>
+  /** Every country with a confirmed, subscribed sign-up (`country` set), the most first; or only `country`. */
+  countryCounts(country?: string): Promise<CountryCount[]>
+  /** Confirmed, subscribed sign-ups of every country and none: the landing page's total. */
+  waiting(): Promise<number>
+  /**
+   * The day's secret that visitors' hashes are made with: random, made by the first to need it,
+   * held in memory (SQLite) or shared by every instance until the day is over (PostgreSQL).
+   */
+  visitorKey(day: string): Promise<Buffer>
+  /** Adds the views, and each visitor not yet counted that day. */
+  addViews(batch: readonly ViewBatch[]): Promise<void>
+  /** Drops the keys and visitors' hashes of the days that are over (the store also does it every minute). */
+  forgetPastDays(): Promise<void>
+  /** Views, visitors and the sign-ups' cohorts per UTC day from `since` to `until` (inclusive), and per source. */
+  funnel(since: string, until: string): Promise<Funnel>
+  /** The sign-ups whose links brought the most credited confirmations. */
+  topInviters(limit: number): Promise<{ id: number; email: string; joined: number; confirmed: number }[]>
+}
+
 /** The waitlist's storage. Every method rejects with StoreUnavailableError when the store is down. */
 export interface WaitlistStore {
   /**
@@ -147,6 +205,7 @@ export interface WaitlistStore {
   readonly visitors: VisitorStore
   readonly outbox: OutboxStore
   readonly campaigns: CampaignStore
+  readonly growth: GrowthStore
   /** The demand map: who waits where, for which breeds (unsubscribed addresses left out). */
   segments(): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */

@@ -3,6 +3,7 @@
 // by a redirect back to the page (no script needed). One-click unsubscribe per RFC 8058: a POST of
 // `List-Unsubscribe=One-Click` to the address in the mail's List-Unsubscribe header.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { INVITE_PARAM } from '../../contract/growth.js'
 import {
   ONE_CLICK_FIELD,
   ONE_CLICK_VALUE,
@@ -48,16 +49,31 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     return visitor
   }
 
-  const view = (visitor: Visitor, token: string, notice: VisitorNotice | null, step: VisitorView['step'] = 'page'): VisitorView => ({
-    base: `${VISITOR_PATH}/${token}`,
-    email: visitor.email,
-    joinedAt: visitor.created_at,
-    confirmed: visitor.confirmed_at !== null,
-    subscribed: visitor.unsubscribed_at === null,
-    profile: visitor.profile,
-    notice,
-    step,
-  })
+  const view = async (
+    visitor: Visitor,
+    token: string,
+    notice: VisitorNotice | null,
+    step: VisitorView['step'] = 'page',
+  ): Promise<VisitorView> => {
+    const confirmed = visitor.confirmed_at !== null
+    const code = confirmed ? visitor.invite_code : null
+    const [counts, meter] = await Promise.all([
+      code === null ? undefined : app.store.visitors.invites(visitor.id),
+      visitor.profile.country === null ? null : app.launch.meter(visitor.profile.country),
+    ])
+    return {
+      base: `${VISITOR_PATH}/${token}`,
+      email: visitor.email,
+      joinedAt: visitor.created_at,
+      confirmed,
+      subscribed: visitor.unsubscribed_at === null,
+      profile: visitor.profile,
+      notice,
+      step,
+      invite: code === null || !counts ? null : { link: `${app.siteUrl()}/?${INVITE_PARAM}=${code}`, ...counts },
+      meter,
+    }
+  }
   const back = (reply: FastifyReply, token: string, notice: VisitorNotice) => reply.redirect(`${VISITOR_PATH}/${token}?done=${notice}`, 303)
 
   app.get(DELETED_PATH, (_request, reply) => html(reply, 200, pages.gone('deleted')))
@@ -67,7 +83,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     if (!visitor) return reply
     const done = request.query.done
     const notice = VISITOR_NOTICES.find((n) => n === done) ?? null
-    return html(reply, 200, pages.page(view(visitor, request.params.token, notice)))
+    return html(reply, 200, pages.page(await view(visitor, request.params.token, notice)))
   })
 
   app.get<{ Params: Params }>(`${VISITOR_PATH}/:token/data.json`, async (request, reply) => {
@@ -87,6 +103,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     const visitor = await visitorOf(request, reply)
     if (!visitor) return reply
     await app.store.visitors.confirm(visitor.id)
+    app.waiting.changed()
     return back(reply, request.params.token, 'confirmed')
   })
 
@@ -95,7 +112,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     if (!visitor) return reply
     const profile = readProfile(form(request))
     // Only a post the form cannot make lands here: the page again, as it was, saying so.
-    if (!profile) return html(reply, 400, pages.page(view(visitor, request.params.token, null), 'invalid-profile'))
+    if (!profile) return html(reply, 400, pages.page(await view(visitor, request.params.token, null), 'invalid-profile'))
     await app.store.visitors.saveProfile(visitor.id, profile)
     return back(reply, request.params.token, 'saved')
   })
@@ -110,6 +127,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     const visitor = await visitorOf(request, reply)
     if (!visitor) return reply
     await app.store.visitors.setSubscribed(visitor.id, false)
+    app.waiting.changed()
     request.log.info({ oneClick: isOneClick(request.body) }, 'visitor: e-mails stopped')
     // A mailbox's one-click POST wants a plain 200; the page's own button comes back to the page.
     if (isOneClick(request.body)) return reply.type('text/plain; charset=utf-8').send('Unsubscribed.\n')
@@ -120,6 +138,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     const visitor = await visitorOf(request, reply)
     if (!visitor) return reply
     await app.store.visitors.setSubscribed(visitor.id, true)
+    app.waiting.changed()
     return back(reply, request.params.token, 'resubscribed')
   })
 
@@ -128,8 +147,9 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     const visitor = await visitorOf(request, reply)
     if (!visitor) return reply
     if (form(request).get('confirm') !== 'yes')
-      return html(reply, 200, pages.page(view(visitor, request.params.token, null, 'confirm-delete')))
+      return html(reply, 200, pages.page(await view(visitor, request.params.token, null, 'confirm-delete')))
     await app.store.visitors.remove(visitor.id)
+    app.waiting.changed()
     request.log.info({}, 'visitor: sign-up deleted by its owner')
     return reply.redirect(DELETED_PATH, 303)
   })

@@ -10,6 +10,7 @@ import {
   MAX_LOCAL_PART_LENGTH,
   type WaitlistRow,
 } from '../../contract/waitlist.js'
+import { readInviteCode } from '../../contract/growth.js'
 
 /** Why a row cannot be stored, the first rule it breaks. */
 export type RowFailure =
@@ -45,7 +46,10 @@ export function checkRow(input: Readonly<Record<string, unknown>>, rules: RowRul
   if (!isValidEmail(text)) return fail({ rule: 'email-length' })
   // Our extension: a disposable address is answered as the format rule answers a bad one.
   if (rules.blockedDomain?.(text.slice(text.lastIndexOf('@') + 1))) return fail({ rule: 'email-format' })
-  const row: WaitlistRow = { email: text, utm_source: null, utm_medium: null, utm_campaign: null, referrer: null }
+  // An inviter's code that is not well-formed is ignored, never refused: the sign-up matters more,
+  // and the answer must not tell a well-formed code from any other (docs/protocol.md, "invite").
+  const invite = readInviteCode(input.invite)
+  const row: WaitlistRow = { email: text, utm_source: null, utm_medium: null, utm_campaign: null, referrer: null, invite }
   for (const column of ATTRIBUTION_COLUMNS) {
     const value = asText(input[column])
     if (value !== null && value.length > MAX_ATTRIBUTION_LENGTH) return fail({ rule: 'attribution-length', column })

@@ -4,7 +4,8 @@
 // failure becomes one of the outcomes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { JOIN_PATH } from '../../contract/paths.js'
-import { type JoinOutcome, readCampaign, type UtmColumn } from '../../contract/waitlist.js'
+import { INVITE_PARAM } from '../../contract/growth.js'
+import { type JoinOutcome, readCampaign } from '../../contract/waitlist.js'
 import { checkRow } from './check-row.js'
 
 /** A form post is an address and two short fields; anything bigger is not our form's. */
@@ -45,13 +46,16 @@ async function join(app: FastifyInstance, request: FastifyRequest, reply: Fastif
 }
 
 /**
- * The campaign of the page the form was sent from: the page's own URL arrives as the Referer
- * (Referrer-Policy strict-origin-when-cross-origin keeps it whole on our origin). The referring
- * site of that visit is not known here; the script's path alone records it.
+ * The campaign and the inviter's code of the page the form was sent from: the page's own URL
+ * arrives as the Referer (Referrer-Policy strict-origin-when-cross-origin keeps it whole on our
+ * origin). The referring site of that visit is not known here; the script's path alone records it.
+ * The code goes to checkRow as it is: a malformed one is ignored there.
  */
-function campaignOf(referer: string | undefined): Partial<Record<UtmColumn, string>> {
+function campaignOf(referer: string | undefined): Record<string, string> {
   if (!referer || !URL.canParse(referer)) return {}
-  return readCampaign(new URL(referer).searchParams)
+  const params = new URL(referer).searchParams
+  const invite = params.get(INVITE_PARAM)
+  return { ...readCampaign(params), ...(invite === null ? {} : { invite }) }
 }
 
 function notStored(request: FastifyRequest, reason: string): JoinOutcome {

@@ -30,7 +30,7 @@ async function queued(kind: 'sqlite' | 'postgres') {
   try {
     const id = await store.campaigns.create({ subject: 'Plan', markdown: 'Hello', segment: { includeUnconfirmed: false } })
     expect((await store.campaigns.send(id))?.recipients).toBe(RECIPIENTS)
-    await store.add({ email: 'newcomer@example.com', utm_source: null, utm_medium: null, utm_campaign: null, referrer: null })
+    await store.add({ email: 'newcomer@example.com', utm_source: null, utm_medium: null, utm_campaign: null, referrer: null, invite: null })
   } finally {
     await store.close()
   }

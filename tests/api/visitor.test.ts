@@ -1,10 +1,11 @@
 // The visitor's page over HTTP, on both stores: what a GET may not do, what a bad post gets, and
 // what deleting leaves behind (nothing).
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashToken } from '../../server/secrets'
+import { joinWithLink } from '../support/page-links'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
@@ -22,26 +23,7 @@ describe.each(STORES)("the visitor's page on $kind", ({ kind, available }) => {
   })
 
   /** Joins, and answers the token in the link of the mail that arrives (as a file) and the sign-up's id. */
-  async function signUp(email: string): Promise<{ token: string; id: number }> {
-    const answer = await fetch(`${server.url}/rest/v1/waitlist`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email }),
-    })
-    expect(answer.status).toBe(201)
-    for (let i = 0; i < 200; i++) {
-      for (const name of readdirSync(mailDir).filter((n) => n.endsWith('.eml'))) {
-        const text = readFileSync(join(mailDir, name), 'utf8')
-        const token = /\/me\/([A-Za-z0-9_-]{43})\s/.exec(text)?.[1]
-        if (token && text.includes(`To: ${email}`)) {
-          const visitor = await server.app.store.visitors.byToken(hashToken(token))
-          return { token, id: visitor?.id ?? 0 }
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
-    throw new Error(`no mail to ${email}`)
-  }
+  const signUp = (email: string) => joinWithLink(server, email)
 
   const post = (path: string, body: string, type = 'application/x-www-form-urlencoded') =>
     fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': type }, body, redirect: 'manual' })

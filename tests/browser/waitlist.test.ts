@@ -37,7 +37,14 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
   })
 
   it('visitor already on the list (in another letter case) is thanked, and stays listed once', async () => {
-    await suite.server.app.store.add({ email: 'duke@example.com', utm_source: null, utm_medium: null, utm_campaign: null, referrer: null })
+    await suite.server.app.store.add({
+      email: 'duke@example.com',
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: null,
+      referrer: null,
+      invite: null,
+    })
     const before = await suite.server.app.store.count()
     const { page } = await open()
     await submitEmail(page, 'Duke@Example.com')

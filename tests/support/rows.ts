@@ -7,5 +7,6 @@ export const row = (email: string, extra: Partial<WaitlistRow> = {}): WaitlistRo
   utm_medium: null,
   utm_campaign: null,
   referrer: null,
+  invite: null,
   ...extra,
 })

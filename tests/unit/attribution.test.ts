@@ -18,6 +18,13 @@ describe('readAttribution', () => {
     expect(readAttribution('https://kennect.app/?utm_source=%20%20', 'not a url')).toEqual({})
   })
 
+  it('reads a well-formed invite code, and leaves out any other', () => {
+    expect(readAttribution('https://kennect.app/?invite=Ab-3_xY9Ab-3_xY9Ab-3_x', '')).toEqual({ invite: 'Ab-3_xY9Ab-3_xY9Ab-3_x' })
+    expect(readAttribution(`https://kennect.app/?invite=${'a'.repeat(65)}`, '')).toEqual({})
+    expect(readAttribution('https://kennect.app/?invite=ab%20cd', '')).toEqual({})
+    expect(readAttribution('https://kennect.app/?invite=', '')).toEqual({})
+  })
+
   it('cuts values to the 200 characters the table takes', () => {
     expect(readAttribution(`https://kennect.app/?utm_campaign=${'x'.repeat(300)}`, '').utm_campaign).toHaveLength(200)
   })

@@ -22,14 +22,21 @@ function failure(input: InsertRequest): { status: number; code: string | null; m
 }
 
 describe('prepareInsert', () => {
-  it('accepts one address and fills the attribution columns with null', () => {
+  it('accepts one address and fills the attribution and invite columns with null', () => {
     expect(prepareInsert(request({ email: 'Ada@Example.com' }))).toEqual({
       email: 'Ada@Example.com',
       utm_source: null,
       utm_medium: null,
       utm_campaign: null,
       referrer: null,
+      invite: null,
     })
+  })
+
+  it('keeps a well-formed invite code and ignores any other, never refusing the row', () => {
+    expect(prepareInsert(request({ email: 'a@b', invite: 'Ab-3_xY9Ab-3_xY9Ab-3_x' }))).toMatchObject({ invite: 'Ab-3_xY9Ab-3_xY9Ab-3_x' })
+    for (const invite of ['x'.repeat(65), 'a b', 'a\u0000b', 7, true, { a: 1 }, ['x'], ''])
+      expect(prepareInsert(request({ email: 'a@b', invite }))).toMatchObject({ email: 'a@b', invite: null })
   })
 
   it('accepts a one-row array and keeps attribution values', () => {

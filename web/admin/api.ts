@@ -2,6 +2,7 @@
 import { ADMIN_API_PREFIX } from '../../contract/paths'
 import type { LocalMailPreview, MailOverview, SignupsPage, Stats } from '../../contract/admin-api'
 import type { CampaignDraft, CampaignProgress, CampaignRequest, Segments } from '../../contract/campaigns'
+import type { Funnel, LaunchTargets } from '../../contract/growth'
 
 export class AdminApiError extends Error {
   constructor(
@@ -40,6 +41,11 @@ export function createAdminApi(token: string) {
       void (await call(`/campaigns/${id}/test`, { method: 'POST', body: JSON.stringify({ email }) })),
     pause: async (id: number, paused: boolean): Promise<CampaignProgress> =>
       (await call(`/campaigns/${id}/${paused ? 'pause' : 'resume'}`, { method: 'POST' })).json(),
+    launchTargets: async (): Promise<LaunchTargets> => (await call('/launch-targets')).json(),
+    setLaunchTargets: async (targets: LaunchTargets): Promise<LaunchTargets> =>
+      (await call('/launch-targets', { method: 'PUT', body: JSON.stringify(targets) })).json(),
+    funnel: async (since: string, until: string): Promise<Funnel> =>
+      (await call(`/funnel?${new URLSearchParams({ since, until })}`)).json(),
     localMail: async (name: string): Promise<LocalMailPreview> => (await call(`/mail/local/${encodeURIComponent(name)}`)).json(),
     /** `signal` cancels it: a newer search makes an older one's answer worthless. */
     signups: async (search: string, after?: number, signal?: AbortSignal): Promise<SignupsPage> => {

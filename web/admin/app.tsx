@@ -5,6 +5,7 @@ import { Input } from '../components/ui/input'
 import { AdminApiError, type AdminApi, createAdminApi } from './api'
 import { PerDayTable, SignupsChart } from './chart'
 import { adminContent as copy } from './content'
+import { FunnelPanel, LaunchPanel } from './growth'
 import { Campaigns, DemandMap } from './launch'
 import { MailPanel } from './mail'
 
@@ -234,7 +235,9 @@ function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void })
           </ol>
         </section>
       </div>
+      <FunnelPanel api={api} onFailure={fail} />
       <DemandMap api={api} onFailure={fail} />
+      <LaunchPanel api={api} onFailure={fail} />
       <Campaigns api={api} onFailure={fail} />
       <MailPanel api={api} onFailure={fail} />
       <section aria-label={copy.listLabel} className="mt-6 rounded-2xl bg-white p-6 shadow-sm">

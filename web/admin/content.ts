@@ -1,5 +1,6 @@
 // Every word of the admin page.
 import type { MailState } from '../../contract/admin-api'
+import type { FunnelDay } from '../../contract/growth'
 import type { Role } from '../../contract/visitor'
 
 export const adminContent = {
@@ -85,6 +86,61 @@ export const adminContent = {
     noRole: '(not said)',
     none: 'Nobody has told us yet.',
   },
+  launch: {
+    heading: 'Launch meters',
+    intro: 'A country is ready when its confirmed breeders and owners (who have not stopped e-mails) reach its targets.',
+    caption: 'Each country: confirmed breeders and owners against its targets, the readiest first',
+    columns: { country: 'Country', breeders: 'Breeders', owners: 'Owners' },
+    of: (have: number, want: number) => `${have.toLocaleString('en')} of ${want.toLocaleString('en')}`,
+    ready: 'ready',
+    none: 'No confirmed sign-up has named a country yet.',
+    targets: 'Targets',
+    targetsIntro: 'Breeders and owners a country needs before the app opens there; every country not listed takes the default.',
+    defaultRow: 'Every other country',
+    country: 'Country code',
+    breeders: 'Breeders',
+    owners: 'Owners',
+    addCountry: 'Add a country',
+    removeCountry: (code: string) => `Remove ${code || 'this row'}`,
+    save: 'Save targets',
+    saved: 'Targets saved.',
+    inviters: 'Top inviters',
+    inviterColumns: { email: 'Email', joined: 'Joined via link', confirmed: 'Confirmed' },
+    noInviters: 'Nobody has joined through an invite link yet.',
+  },
+  funnel: {
+    heading: 'Funnel',
+    intro:
+      'Views are counted as the page is sent, without a cookie: bots, link previews and prefetches are left out, and a visitor is told apart for one day only. Sign-ups count on the day they joined.',
+    since: 'From',
+    until: 'To',
+    show: 'Show',
+    stages: [
+      ['visitors', 'Visitors'],
+      ['signups', 'Sign-ups'],
+      ['confirmed', 'Confirmed'],
+      ['profiled', 'Told their profile'],
+      ['inviters', 'Brought a confirmed sign-up'],
+    ] as const satisfies readonly (readonly [keyof FunnelDay, string])[],
+    chartLabel: 'The funnel over the chosen days',
+    /** The share of the step before, or of visitors for sign-ups. */
+    rate: (part: number, whole: number) => (whole === 0 ? '–' : `${((part / whole) * 100).toFixed(1)} %`),
+    ofBefore: 'of the step before',
+    daysCaption: 'Per day (UTC), newest first',
+    sourcesCaption: 'Per source: utm_source, else the referring site, else direct',
+    columns: {
+      day: 'Day',
+      source: 'Source',
+      views: 'Views',
+      visitors: 'Visitors',
+      signups: 'Sign-ups',
+      confirmed: 'Confirmed',
+      profiled: 'Profiled',
+      inviters: 'Inviters',
+      joined: 'Sign-ups per visitor',
+      confirmedRate: 'Confirmed per sign-up',
+    },
+  },
   campaigns: {
     heading: 'Campaigns',
     compose: 'New campaign',
@@ -101,6 +157,8 @@ export const adminContent = {
     since: 'Signed up from',
     until: 'Signed up before',
     includeUnconfirmed: 'Unconfirmed addresses too (stopped e-mails: never)',
+    invitedAtLeast: 'Whose invite links brought at least this many confirmed sign-ups (empty: anyone)',
+    readyCountries: 'Only countries whose launch meter is full (both targets met)',
     preview: 'Count and preview',
     recipients: (n: number) => `${n.toLocaleString('en')} recipients`,
     previewFrame: 'The campaign as a mail client shows it',

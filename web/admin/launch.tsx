@@ -213,6 +213,9 @@ function segmentOf(form: FormData): Segment {
   if (since) segment.since = since
   if (until) segment.until = until
   if (form.get('includeUnconfirmed')) segment.includeUnconfirmed = true
+  const invited = String(form.get('invitedAtLeast') ?? '').trim()
+  if (invited !== '') segment.invitedAtLeast = Number(invited)
+  if (form.get('readyCountries')) segment.readyCountries = true
   return segment
 }
 
@@ -403,6 +406,24 @@ export function Campaigns({ api, onFailure }: { api: AdminApi; onFailure: (failu
               ))}
             </div>
           </div>
+          <div>
+            <label htmlFor="campaign-invitedAtLeast" className="block text-sm text-stone-700">
+              {text.invitedAtLeast}
+            </label>
+            <Input
+              id="campaign-invitedAtLeast"
+              name="invitedAtLeast"
+              type="number"
+              min={0}
+              step={1}
+              inputMode="numeric"
+              className="mt-1 w-32"
+            />
+          </div>
+          <label className="flex items-center gap-2 text-stone-900">
+            <input type="checkbox" name="readyCountries" className="size-4 accent-brand-700" />
+            {text.readyCountries}
+          </label>
           <label className="flex items-center gap-2 text-stone-900">
             <input type="checkbox" name="includeUnconfirmed" className="size-4 accent-brand-700" />
             {text.includeUnconfirmed}

@@ -1,6 +1,8 @@
+import { WAITING_SLOT } from '../../contract/paths'
 import { AppStoreBadge } from '../components/app-store-badge'
 import { PhoneMockup } from '../components/phone-mockup'
 import type { Content } from '../content'
+import { site } from '../site'
 
 export function Hero({ content, waitlistId }: { content: Content['hero']; waitlistId: string }) {
   return (
@@ -21,7 +23,10 @@ export function Hero({ content, waitlistId }: { content: Content['hero']; waitli
             <p className="mt-6 max-w-xl text-lg text-pretty text-stone-300 sm:text-xl">{content.lead}</p>
             <div className="mt-9 flex flex-col items-start gap-4">
               <AppStoreBadge content={content.badge} href={`#${waitlistId}`} />
-              <p className="text-sm text-stone-400">{content.note}</p>
+              {/* Our server writes into each page it sends how many wait (server/http/landing-page.ts), or
+                  this note: two lines kept for either (the note takes two on a phone), so the hero is the
+                  same height whatever it says. */}
+              <p className="min-h-[2lh] text-sm text-stone-400">{site.formAction ? WAITING_SLOT : content.note}</p>
             </div>
           </div>
           <PhoneMockup content={content.phone} />

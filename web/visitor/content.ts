@@ -1,8 +1,14 @@
 // Every word of the visitor's own page (/me/<token>). The page is layout only.
+import type { CountryMeter } from '../../contract/growth'
 import type { Role, VisitorNotice } from '../../contract/visitor'
 import { site } from '../site'
 
 const name = site.productName
+const plural = new Intl.PluralRules('en')
+const number = new Intl.NumberFormat('en')
+/** `{n}` in the form for the count's plural category. */
+const count = (n: number, forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }) =>
+  (forms[plural.select(n)] ?? forms.other).replace('{n}', number.format(n))
 
 export const visitorContent = {
   title: `Your ${name} sign-up`,
@@ -13,6 +19,38 @@ export const visitorContent = {
     text: `Confirm that this address is yours, and we will tell you the moment ${name} is ready.`,
     button: 'Confirm my address',
     done: 'Your address is confirmed. Thank you!',
+  },
+  launch: {
+    heading: (country: string) => `Bring ${name} to ${country}`,
+    headingNoCountry: `Bring ${name} to where you live`,
+    text: `${name} opens country by country, once enough breeders and owners wait there for each other. Confirmed addresses count.`,
+    /** The meter, as the launch team sets its targets: "Germany: 31 of 80 breeders, 122 of 400 owners". */
+    meter: (country: string, m: CountryMeter) =>
+      `${country}: ${number.format(m.breeders)} of ${count(m.target.breeders, { one: '{n} breeder', other: '{n} breeders' })}, ` +
+      `${number.format(m.owners)} of ${count(m.target.owners, { one: '{n} owner', other: '{n} owners' })}`,
+    breeders: 'Breeders',
+    owners: 'Owners',
+    ready: (country: string) => `${country} is ready: ${name} opens there among the first.`,
+    askCountry: 'Which country do you live in? Tell us, and see how close it is to opening there.',
+    chooseCountry: 'Choose your country',
+  },
+  invite: {
+    heading: 'Invite people you know',
+    text: 'Share your link with breeders and dog owners you know. Everyone who joins through it and confirms brings your country closer.',
+    confirmFirst: 'Confirm your address above, and you get a link to invite people you know.',
+    linkLabel: 'Your invite link',
+    copy: 'Copy link',
+    copied: 'Link copied.',
+    share: 'Share…',
+    email: 'Send by e-mail',
+    whatsapp: 'Send on WhatsApp',
+    mailSubject: `Join me on the ${name} waitlist`,
+    message: `I joined the ${name} waitlist, an app for responsible breeders and dog owners to find compatible dogs. Join through my link:`,
+    /** Counts only: never who. */
+    counts: (joined: number, confirmed: number) =>
+      joined === 0
+        ? 'Nobody has joined through your link yet.'
+        : `${count(joined, { one: '{n} person has', other: '{n} people have' })} joined through your link; ${number.format(confirmed)} of them confirmed.`,
   },
   profile: {
     heading: 'Tell us about you',

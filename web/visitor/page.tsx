@@ -1,9 +1,10 @@
 // The visitor's own page: confirm, tell us about you, download, stop e-mails, delete. Plain forms
 // that post and come back (the server redirects after each), so it works without any script; the
 // page carries none. Rendered by the server through the build's render module (entry-visitor.tsx).
-import { CircleCheck, Download, MailX, PawPrint, Trash2 } from 'lucide-react'
+import { CircleCheck, Copy, Download, Mail, MailX, MessageCircle, PawPrint, Share2, Trash2 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import type { CountryCode } from '../../contract/countries'
+import type { CountryMeter } from '../../contract/growth'
 import { MAX_BREED_LENGTH, MAX_BREEDS, ROLES, type VisitorGone, type VisitorView } from '../../contract/visitor'
 import { Button, buttonVariants } from '../components/ui/button'
 import { Input } from '../components/ui/input'
@@ -100,6 +101,8 @@ export function VisitorPage({
           </form>
         )}
       </Card>
+
+      <LaunchCard view={view} content={content} countryName={(code) => choices.countries.find((c) => c.code === code)?.name ?? code} />
 
       <Card id="profile" heading={content.profile.heading}>
         <p className={text}>{content.profile.text}</p>
@@ -206,6 +209,113 @@ export function VisitorPage({
         </form>
       </Card>
     </Frame>
+  )
+}
+
+/** One side of the meter, for the eye: the sentence above it says the same for everyone. */
+function MeterBar({ label, have, want }: { label: string; have: number; want: number }) {
+  const percent = want === 0 ? 100 : Math.min(100, Math.round((have / want) * 100))
+  return (
+    <div className="grid grid-cols-[5.5rem_1fr] items-center gap-3 text-sm text-stone-700 dark:text-stone-300">
+      <span>{label}</span>
+      <span className="h-3 overflow-hidden rounded-full bg-stone-200 dark:bg-stone-700">
+        <span className="block h-full rounded-full bg-brand-600 dark:bg-brand-400" style={{ width: `${percent}%` }} />
+      </span>
+    </div>
+  )
+}
+
+/**
+ * Their country's launch meter, and the link that moves it: shown once the address is confirmed,
+ * as selectable text with e-mail and WhatsApp links (no script needed), and Copy and Share buttons
+ * that the page's small script shows where the browser can do them (web/visitor/invite.ts).
+ */
+function LaunchCard({
+  view,
+  content,
+  countryName,
+}: {
+  view: VisitorView
+  content: VisitorContent
+  countryName: (code: CountryCode) => string
+}) {
+  const { meter, invite } = view
+  const country = meter ? countryName(meter.country) : null
+  const copy = content.launch
+  return (
+    <Card id="launch" heading={country ? copy.heading(country) : copy.headingNoCountry}>
+      <p className={text}>{copy.text}</p>
+      {meter && country ? <Meter meter={meter} country={country} content={content} /> : null}
+      {meter ? null : (
+        <p className={text}>
+          {copy.askCountry}{' '}
+          <a href="#country" className="font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-300">
+            {copy.chooseCountry}
+          </a>
+        </p>
+      )}
+      <h3 className="mt-6 text-lg font-semibold text-stone-900 dark:text-stone-50">{content.invite.heading}</h3>
+      {invite ? <Invite invite={invite} content={content} /> : <p className={text}>{content.invite.confirmFirst}</p>}
+    </Card>
+  )
+}
+
+function Meter({ meter, country, content }: { meter: CountryMeter; country: string; content: VisitorContent }) {
+  const copy = content.launch
+  return (
+    <div className="mt-4 grid gap-2">
+      <p className="font-semibold text-stone-900 dark:text-stone-50">{copy.meter(country, meter)}</p>
+      <div aria-hidden="true" className="grid gap-2">
+        <MeterBar label={copy.breeders} have={meter.breeders} want={meter.target.breeders} />
+        <MeterBar label={copy.owners} have={meter.owners} want={meter.target.owners} />
+      </div>
+      {meter.ready ? (
+        <p className="flex items-center gap-2 font-medium text-emerald-800 dark:text-emerald-300">
+          <CircleCheck aria-hidden="true" className="size-5 shrink-0" />
+          {copy.ready(country)}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+function Invite({ invite, content }: { invite: NonNullable<VisitorView['invite']>; content: VisitorContent }) {
+  const copy = content.invite
+  const message = `${copy.message} ${invite.link}`
+  const small = cn(buttonVariants({ variant: 'outline', size: 'sm' }))
+  return (
+    <>
+      <p className={text}>{copy.text}</p>
+      <p id="invite-link-label" className="mt-4 text-sm font-medium text-stone-900 dark:text-stone-50">
+        {copy.linkLabel}
+      </p>
+      <p
+        aria-labelledby="invite-link-label"
+        className="mt-1 rounded-xl border border-stone-300 bg-stone-50 px-4 py-3 font-mono text-sm break-all text-stone-900 select-all dark:border-stone-600 dark:bg-stone-950 dark:text-stone-50"
+      >
+        {invite.link}
+      </p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button type="button" hidden data-copy={invite.link} data-done={copy.copied} className={small}>
+          <Copy aria-hidden="true" className="size-4" />
+          {copy.copy}
+        </button>
+        <button type="button" hidden data-share={invite.link} data-title={copy.mailSubject} data-text={copy.message} className={small}>
+          <Share2 aria-hidden="true" className="size-4" />
+          {copy.share}
+        </button>
+        <a href={`mailto:?subject=${encodeURIComponent(copy.mailSubject)}&body=${encodeURIComponent(message)}`} className={small}>
+          <Mail aria-hidden="true" className="size-4" />
+          {copy.email}
+        </a>
+        <a href={`https://wa.me/?text=${encodeURIComponent(message)}`} target="_blank" rel="noopener noreferrer" className={small}>
+          <MessageCircle aria-hidden="true" className="size-4" />
+          {copy.whatsapp}
+        </a>
+      </div>
+      <p id="invite-status" role="status" className="mt-2 min-h-5 text-sm text-stone-700 dark:text-stone-300" />
+      <p className="mt-2 font-medium text-stone-900 dark:text-stone-50">{copy.counts(invite.joined, invite.confirmed)}</p>
+    </>
   )
 }
 

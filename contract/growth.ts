@@ -1,0 +1,157 @@
+// Growing the list where it matters (docs/decisions/015-growth.md): invite links, each country's
+// launch meter, and the funnel. What both sides know of them: the invite code's shape, the launch
+// targets and their check, the answers of /api/launch and /admin/api/funnel. Types, constants and
+// pure checks; this folder imports nothing but itself.
+import { type CountryCode, isCountryCode } from './countries.js'
+
+/** The landing page's URL parameter, and the sign-up's column, that carry an inviter's code. */
+export const INVITE_PARAM = 'invite'
+export const MAX_INVITE_LENGTH = 64
+/** A code as the server makes them (22 characters, 128 random bits) or any other well-formed one. */
+export const INVITE_CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+
+/** A well-formed invite code, or null: anything else (too long, other characters) is ignored. */
+export function readInviteCode(value: unknown): string | null {
+  return typeof value === 'string' && INVITE_CODE_PATTERN.test(value) ? value : null
+}
+
+/** Confirmations credited to one inviter per UTC day; the rest are recorded, not counted. */
+export const DAILY_INVITE_CREDITS = 20
+
+/** The landing page says how many wait once this many sign-ups are confirmed. */
+export const WAITING_SHOWN_FROM = 100
+/**
+ * What the build writes for the server to say in a landing page's slot (dist/landing.json, keyed
+ * by the page's path): the page's own words, so the server holds no copy of its own.
+ */
+export interface LandingWords {
+  /** The page's language: numbers and plurals follow it. */
+  lang: string
+  /** The hero's note, said while fewer than WAITING_SHOWN_FROM sign-ups are confirmed. */
+  note: string
+  /** How many wait, per plural category (`{count}` is the number); `other` always. */
+  waiting: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
+}
+
+/** /api/launch lists a country only from this many confirmed sign-ups: fewer would point at people. */
+export const LAUNCH_COUNTRY_MIN = 10
+/** How long /api/launch's answer may be reused, by us and by any cache on the way. */
+export const LAUNCH_CACHE_SECONDS = 60
+
+/** How many breeders and owners a country needs before the app opens there. */
+export interface LaunchTarget {
+  breeders: number
+  owners: number
+}
+
+/** GET and PUT /admin/api/launch-targets: a default, and the countries that differ from it. */
+export interface LaunchTargets {
+  default: LaunchTarget
+  countries: Partial<Record<CountryCode, LaunchTarget>>
+}
+
+export const DEFAULT_LAUNCH_TARGETS: LaunchTargets = { default: { breeders: 50, owners: 200 }, countries: {} }
+export const MAX_LAUNCH_TARGET = 1_000_000
+
+/** The targets of one country: its own, else the default. */
+export function targetFor(targets: LaunchTargets, country: string): LaunchTarget {
+  return targets.countries[country as CountryCode] ?? targets.default
+}
+
+/** Both targets met: the app can open there. */
+export function isReady(count: LaunchTarget, target: LaunchTarget): boolean {
+  return count.breeders >= target.breeders && count.owners >= target.owners
+}
+
+export type TargetsCheck = { ok: true; targets: LaunchTargets } | { ok: false; problems: string[] }
+
+/**
+ * The targets as sent (PUT /admin/api/launch-targets, `launch-targets --set FILE`), or every
+ * problem, each naming its field (`countries.DE.owners: …`). Country codes are taken in any
+ * letter case and kept upper case.
+ */
+export function checkLaunchTargets(input: unknown): TargetsCheck {
+  const problems: string[] = []
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+  const target = (value: unknown, field: string): LaunchTarget | undefined => {
+    if (!isObject(value)) {
+      problems.push(`${field}: expected { "breeders": N, "owners": N }`)
+      return undefined
+    }
+    for (const key of Object.keys(value)) if (key !== 'breeders' && key !== 'owners') problems.push(`${field}.${key}: unknown field`)
+    const count = (key: 'breeders' | 'owners') => {
+      const n = value[key]
+      if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_LAUNCH_TARGET) return n
+      problems.push(`${field}.${key}: expected a whole number from 0 to 1,000,000, got ${JSON.stringify(n ?? null)}`)
+      return 0
+    }
+    return { breeders: count('breeders'), owners: count('owners') }
+  }
+  if (!isObject(input)) return { ok: false, problems: ['body: expected { "default": …, "countries": … }'] }
+  for (const key of Object.keys(input)) if (key !== 'default' && key !== 'countries') problems.push(`${key}: unknown field`)
+  const fallback = target(input.default, 'default')
+  const countries: LaunchTargets['countries'] = {}
+  if (input.countries !== undefined && !isObject(input.countries)) problems.push('countries: expected an object keyed by country code')
+  else {
+    for (const [code, value] of Object.entries(input.countries ?? {})) {
+      const upper = code.toUpperCase()
+      if (!isCountryCode(upper)) {
+        problems.push(`countries.${code}: unknown country code (expected ISO 3166-1 alpha-2, such as DE)`)
+        continue
+      }
+      if (countries[upper]) problems.push(`countries.${code}: given twice`)
+      const checked = target(value, `countries.${code}`)
+      if (checked) countries[upper] = checked
+    }
+  }
+  if (problems.length > 0 || !fallback) return { ok: false, problems }
+  return { ok: true, targets: { default: fallback, countries } }
+}
+
+/** One country's launch meter: confirmed, subscribed sign-ups by role, against its target. */
+export interface CountryMeter {
+  country: CountryCode
+  breeders: number
+  owners: number
+  target: LaunchTarget
+  ready: boolean
+}
+
+/** GET /api/launch: only countries with LAUNCH_COUNTRY_MIN or more confirmed sign-ups. */
+export interface LaunchAnswer {
+  countries: CountryMeter[]
+}
+
+/** GET /admin/api/funnel: one UTC day. */
+export interface FunnelDay {
+  day: string
+  /** Landing-page views counted as the server sent them (no bots, prefetches or HEAD). */
+  views: number
+  /** Distinct visitors that day (a keyed hash that lives one day). */
+  visitors: number
+  /** Sign-ups made that day, and of them, how many confirmed, told their profile, brought a confirmed sign-up. */
+  signups: number
+  confirmed: number
+  profiled: number
+  inviters: number
+}
+
+/** Where visitors and sign-ups came from: utm_source, else the referring host, else "direct". */
+export interface FunnelSource {
+  source: string
+  views: number
+  visitors: number
+  signups: number
+  confirmed: number
+}
+
+export interface Funnel {
+  days: FunnelDay[]
+  sources: FunnelSource[]
+}
+
+/** The source of a view or a sign-up that came with no campaign and no referring site. */
+export const DIRECT_SOURCE = 'direct'
+/** The longest span one funnel answer covers. */
+export const MAX_FUNNEL_DAYS = 400

@@ -1,0 +1,124 @@
+// The README's screenshots of the visitor's page (its launch meter and invite link) and of the admin
+// page (funnel, meters, inviters), on a demo story written into a temporary SQLite database:
+// `npx tsx scripts/demo-screenshots.ts [outdir]` after `npm run build`. Nothing leaves 127.0.0.1.
+import Database from 'better-sqlite3'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildApp } from '../server/app'
+import { loadConfig } from '../server/config'
+import { launchChromium } from '../tests/support/chromium'
+import { confirmOnPage, joinWithLink } from '../tests/support/page-links'
+import { seedSignUps } from '../tests/support/seed'
+import type { TestServer } from '../tests/support/server'
+
+const outDir = process.argv[2] ?? 'docs/screenshots'
+const ADMIN_TOKEN = 'demo-admin-token-0123456789'
+const dir = mkdtempSync(join(tmpdir(), 'kennect-demo-'))
+const config = loadConfig({
+  HOST: '127.0.0.1',
+  PORT: '0',
+  SQLITE_PATH: join(dir, 'waitlist.db'),
+  MAIL_DIR: join(dir, 'mail'),
+  MAIL_RATE_PER_SECOND: '0',
+  ADMIN_TOKEN,
+  TRUST_PROXY: 'loopback',
+  SITE_URL: 'https://kennect.app',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_PER_MINUTE: '0',
+  RATE_LIMIT_PER_HOUR: '0',
+})
+const app = await buildApp(config, { logger: false })
+await app.listen({ host: '127.0.0.1', port: 0 })
+const address = app.server.address()
+if (!address || typeof address === 'string') throw new Error('no address')
+const url = `http://localhost:${address.port}`
+const server = { url, app, config, store: 'sqlite', close: async () => undefined } satisfies TestServer
+
+try {
+  // Who waits where: Germany two thirds of the way, Ireland ready.
+  await app.store.growth.setLaunchTargets({ default: { breeders: 50, owners: 200 }, countries: { DE: { breeders: 80, owners: 400 } } })
+  const place = async (prefix: string, country: 'DE' | 'IE' | 'FR', breeders: number, owners: number) => {
+    const seeded = await seedSignUps({ SQLITE_PATH: config.SQLITE_PATH }, { confirmed: breeders + owners, prefix })
+    const rows = await app.store.list({ limit: 1000, search: `${prefix}-` })
+    for (const [i, row] of rows.entries())
+      await app.store.visitors.saveProfile(row.id, { role: i < breeders ? 'breeder' : 'owner', breeds: ['Labrador Retriever'], country })
+    return seeded
+  }
+  await place('de', 'DE', 30, 122)
+  await place('ie', 'IE', 52, 214)
+  await place('fr', 'FR', 12, 40)
+  // The visitor: confirmed, a breeder in Germany, two friends joined through the link, one confirmed.
+  const ada = await joinWithLink(server, 'ada.lovelace@example.com', { utm_source: 'dogshow' })
+  await confirmOnPage(server, ada.token)
+  await app.store.visitors.saveProfile(ada.id, { role: 'breeder', breeds: ['Golden Retriever'], country: 'DE' })
+  const code = (await app.store.visitors.data(ada.id)).invite.code
+  const bea = await joinWithLink(server, 'bea@example.com', { invite: code })
+  await confirmOnPage(server, bea.token)
+  await joinWithLink(server, 'cem@example.com', { invite: code })
+  // Two weeks of a launch: the seeded sign-ups spread over the days they came, from the places they
+  // came from, and the views of those days as the server would have counted them.
+  const db = new Database(config.SQLITE_PATH)
+  const sources = ['dogshow', 'breedclub', 'instagram', null] as const
+  const spread = db.prepare('UPDATE waitlist SET created_at = ?, utm_source = ? WHERE id = ?')
+  const addViews = db.prepare('INSERT INTO page_views (day, source, views, visitors) VALUES (?, ?, ?, ?)')
+  const dayOf = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10)
+  const ids = db.prepare(`SELECT id FROM waitlist WHERE email LIKE '%-confirmed-%'`).pluck().all() as number[]
+  ids.forEach((id, i) => spread.run(`${dayOf(1 + (i % 14))}T10:00:00.000Z`, sources[i % 4] ?? null, id))
+  for (let back = 1; back <= 14; back++)
+    for (const [n, source] of [
+      [90, 'dogshow'],
+      [60, 'breedclub'],
+      [110, 'instagram'],
+      [70, 'direct'],
+    ] as const)
+      addViews.run(dayOf(back), source, n + back * 3, Math.round((n + back * 3) * 0.8))
+  db.close()
+  // Today's views, counted as the page is sent.
+  const visit = (ip: string, path: string) =>
+    fetch(`${url}${path}`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/156 Safari/537.36', 'x-forwarded-for': ip } })
+  for (let i = 0; i < 40; i++) await visit(`198.51.100.${i}`, i < 25 ? '/?utm_source=dogshow' : '/')
+  for (let i = 0; i < 12; i++) await visit(`203.0.113.${i}`, `/?utm_source=${i < 6 ? 'breedclub' : 'instagram'}`)
+
+  const browser = await launchChromium()
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const width of [390, 1280]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1, colorScheme })
+      await page.goto(`${url}/me/${ada.token}`)
+      const card = page.locator('#launch')
+      await card.scrollIntoViewIfNeeded()
+      const path = `${outDir}/visitor-${width}${colorScheme === 'dark' ? '-dark' : ''}.png`
+      await page.screenshot({ path, fullPage: true })
+      console.log(path)
+      await page.close()
+    }
+  }
+  for (const width of [1280, 390]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1 })
+    await context.addInitScript((token) => sessionStorage.setItem('kennect-admin-token', token), ADMIN_TOKEN)
+    const page = await context.newPage()
+    await page.goto(`${url}/admin`)
+    await page.getByRole('heading', { name: 'Funnel' }).waitFor()
+    await page
+      .getByRole('rowheader', { name: /Ireland/ })
+      .first()
+      .waitFor()
+    const path = `${outDir}/admin-${width}.png`
+    await page.screenshot({ path, fullPage: true })
+    console.log(path)
+    // The growth sections on their own, for the README.
+    for (const [name, heading] of [
+      ['funnel', 'funnel-heading'],
+      ['launch', 'launch-heading'],
+    ]) {
+      const section = `${outDir}/admin-${name}-${width}.png`
+      await page.locator(`section[aria-labelledby="${heading}"]`).screenshot({ path: section })
+      console.log(section)
+    }
+    await context.close()
+  }
+  await browser.close()
+} finally {
+  await app.close()
+  rmSync(dir, { recursive: true, force: true })
+}

@@ -1,0 +1,73 @@
+// The command line's growth commands (docs/decisions/015-growth.md): the launch targets
+// (`launch-targets [--set FILE]`) and the funnel (`funnel [--since] [--until] [--format json]`),
+// through the store, as the admin page does.
+import { readFileSync } from 'node:fs'
+import { checkLaunchTargets, type Funnel } from '../../contract/growth.js'
+import { HttpError } from '../http/errors.js'
+import type { WaitlistStore } from '../store/index.js'
+import { UsageError } from './cli-campaigns.js'
+import { funnelRange } from './growth-routes.js'
+
+const count = (n: number) => n.toLocaleString('en')
+/** A share of a whole, or a dash when there is no whole. */
+const rate = (part: number, whole: number) => (whole === 0 ? '-' : `${((part / whole) * 100).toFixed(1)} %`)
+
+/** Prints the targets; with `--set FILE`, first replaces them with the file's (JSON, as the admin API takes them). */
+export async function runLaunchTargets(store: WaitlistStore, file: string | undefined, out: (text: string) => void): Promise<number> {
+  if (file !== undefined) {
+    let input: unknown
+    try {
+      input = JSON.parse(readFileSync(file, 'utf8'))
+    } catch (error) {
+      throw new UsageError(`--set: cannot read JSON from "${file}" (${(error as Error).message})`)
+    }
+    const checked = checkLaunchTargets(input)
+    if (!checked.ok) throw new UsageError(`--set: ${file}:\n  ${checked.problems.join('\n  ')}`)
+    await store.growth.setLaunchTargets(checked.targets)
+  }
+  out(`${JSON.stringify(await store.growth.launchTargets(), null, 2)}\n`)
+  return 0
+}
+
+/** The funnel as a table (per day, then per source, with rates), or as the admin API's JSON. */
+export async function printFunnel(
+  store: WaitlistStore,
+  options: { since?: string | undefined; until?: string | undefined; format: 'json' | 'table' },
+  out: (text: string) => void,
+): Promise<void> {
+  let range: { since: string; until: string }
+  try {
+    range = funnelRange(options.since, options.until)
+  } catch (error) {
+    if (error instanceof HttpError) throw new UsageError(`--${error.message}`)
+    throw error
+  }
+  const funnel: Funnel = await store.growth.funnel(range.since, range.until)
+  if (options.format === 'json') {
+    out(`${JSON.stringify(funnel, null, 2)}\n`)
+    return
+  }
+  const columns = ['views', 'visitors', 'signups', 'confirmed', 'profiled', 'inviters'] as const
+  const lines = [`funnel ${range.since} to ${range.until} (UTC days; sign-ups counted by the day they joined)`, '']
+  lines.push(`  ${'day'.padEnd(10)}${columns.map((c) => c.padStart(10)).join('')}${'joined'.padStart(9)}${'confirmed'.padStart(11)}`)
+  const total = { views: 0, visitors: 0, signups: 0, confirmed: 0, profiled: 0, inviters: 0 }
+  for (const day of funnel.days) {
+    for (const c of columns) total[c] += day[c]
+    lines.push(
+      `  ${day.day}${columns.map((c) => count(day[c]).padStart(10)).join('')}${rate(day.signups, day.visitors).padStart(9)}${rate(day.confirmed, day.signups).padStart(11)}`,
+    )
+  }
+  lines.push(
+    `  ${'total'.padEnd(10)}${columns.map((c) => count(total[c]).padStart(10)).join('')}${rate(total.signups, total.visitors).padStart(9)}${rate(total.confirmed, total.signups).padStart(11)}`,
+  )
+  lines.push('', '  joined: sign-ups per visitor; confirmed: confirmed per sign-up', '', 'by source:')
+  lines.push(
+    `  ${'source'.padEnd(24)}${['views', 'visitors', 'signups', 'confirmed'].map((h) => h.padStart(10)).join('')}${'joined'.padStart(9)}`,
+  )
+  for (const s of funnel.sources) {
+    lines.push(
+      `  ${s.source.slice(0, 23).padEnd(24)}${[s.views, s.visitors, s.signups, s.confirmed].map((n) => count(n).padStart(10)).join('')}${rate(s.signups, s.visitors).padStart(9)}`,
+    )
+  }
+  out(`${lines.join('\n')}\n`)
+}

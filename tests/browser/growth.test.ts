@@ -1,0 +1,150 @@
+// Growing the list, as people do it in Chromium, on both stores (docs/decisions/015-growth.md): a
+// visitor confirms and copies their invite link; a friend joins through it without JavaScript,
+// another with it; only the one who confirms is credited, and never the visitor's own Gmail alias.
+// The landing page says how many wait from the 100th confirmed sign-up on; the views a person
+// makes are counted, a bot's and a prefetch's are not.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import type { Funnel } from '../../contract/growth'
+import { content } from '../../web/content'
+import { visitorContent } from '../../web/visitor/content'
+import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { emailInput, joinButton, readToast, submitEmail, toasts, visit, waitForHydration } from '../support/page'
+import { pageTokenFor } from '../support/page-links'
+import { seedSignUps } from '../support/seed'
+import { startServer, type TestServer } from '../support/server'
+import { STORES } from '../support/stores'
+
+const ADMIN_TOKEN = 'admin-token-for-the-growth-story-0123'
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
+
+describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({ kind, available }) => {
+  let server: TestServer
+  let browser: Browser
+  beforeAll(async () => {
+    if (!available) return
+    server = await startServer({ ADMIN_TOKEN, FORM_MIN_SECONDS: '0', MAIL_RATE_PER_SECOND: '0' }, kind)
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  /** Opens the visitor's own page from the link in their mail, and presses Confirm there. */
+  async function confirmFromMail(email: string): Promise<Page> {
+    const token = await pageTokenFor(server.config.MAIL_DIR, email)
+    const { page } = await visit(browser, `${server.url}/me/${token}`)
+    await page.getByRole('button', { name: visitorContent.confirm.button }).click()
+    await page.waitForURL(/\?done=confirmed$/)
+    return page
+  }
+  async function joinWithScript(url: string, email: string): Promise<void> {
+    const { page } = await visit(browser, url)
+    await waitForHydration(page)
+    await submitEmail(page, email)
+    expect((await readToast(toasts(page).first())).text).toContain(content.waitlist.success.title)
+    await page.context().close()
+  }
+  const signUp = async (email: string) => (await server.app.store.list({ limit: 1, search: email }))[0]
+
+  it.skipIf(!available)('a confirmed visitor invites two people; only the one who confirms counts, and never their own alias', async () => {
+    // A joins on the page and confirms from their mail; the page now holds their link.
+    await joinWithScript(`${server.url}/`, 'ada.lovelace@gmail.com')
+    const ada = await confirmFromMail('ada.lovelace@gmail.com')
+    await ada.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+    await ada.getByRole('button', { name: visitorContent.invite.copy }).click()
+    await ada.getByRole('status').filter({ hasText: visitorContent.invite.copied }).waitFor()
+    const link = await ada.evaluate(() => navigator.clipboard.readText())
+    expect(link).toMatch(/\/\?invite=[A-Za-z0-9_-]{22}$/)
+    expect(await ada.getByText(link, { exact: true }).isVisible()).toBe(true)
+    expect(await ada.getByText(visitorContent.invite.counts(0, 0)).isVisible()).toBe(true)
+    // The e-mail and WhatsApp links carry it too (they need no script).
+    expect(await ada.getByRole('link', { name: visitorContent.invite.email }).getAttribute('href')).toContain(encodeURIComponent(link))
+    expect(await ada.getByRole('link', { name: visitorContent.invite.whatsapp }).getAttribute('href')).toContain(encodeURIComponent(link))
+    // The link opens the landing page on this server (SITE_URL is where it listens here).
+    const here = link.replace(/^https?:\/\/[^/]+/, server.url)
+
+    // B without JavaScript, C with it.
+    const bea = await visit(browser, here, { javaScriptEnabled: false })
+    await emailInput(bea.page).fill('bea@example.com')
+    await joinButton(bea.page).click()
+    await bea.page.waitForURL(/#waitlist-joined$/)
+    await bea.page.context().close()
+    await joinWithScript(here, 'cem@example.com')
+    const adaId = (await signUp('ada.lovelace@gmail.com'))?.id
+    expect(await signUp('bea@example.com')).toMatchObject({ invited_by: adaId })
+    expect(await signUp('cem@example.com')).toMatchObject({ invited_by: adaId })
+    await (await confirmFromMail('bea@example.com')).context().close()
+    await ada.reload()
+    expect(await ada.getByText(visitorContent.invite.counts(2, 1)).isVisible()).toBe(true)
+
+    // A's own mailbox under another spelling, through A's link, confirmed: not credited.
+    await joinWithScript(here, 'AdaLovelace+dogs@googlemail.com')
+    await (await confirmFromMail('AdaLovelace+dogs@googlemail.com')).context().close()
+    await ada.reload()
+    expect(await ada.getByText(visitorContent.invite.counts(2, 1)).isVisible()).toBe(true)
+    expect(await signUp('adalovelace+dogs@googlemail.com')).toMatchObject({ invited_by: null })
+    await ada.context().close()
+  })
+
+  it.skipIf(!available)('the landing page says how many wait at 100 confirmed sign-ups, not at 99, and keeps its height', async () => {
+    const confirmed = (await server.app.store.growth.waiting()) as number
+    const env = kind === 'postgres' ? { DATABASE_URL: server.config.DATABASE_URL } : { SQLITE_PATH: server.config.SQLITE_PATH }
+    await seedSignUps(env, { confirmed: 98 - confirmed, prefix: 'waiting' })
+    await joinWithScript(`${server.url}/`, 'ninety-nine@example.com')
+    await (await confirmFromMail('ninety-nine@example.com')).context().close()
+    expect(await server.app.store.growth.waiting()).toBe(99)
+    const { page } = await visit(browser, `${server.url}/`, { viewport: { width: 390, height: 844 } })
+    const note = page.getByText(content.hero.note)
+    expect(await note.isVisible()).toBe(true)
+    expect(await page.getByText(/breeders and dog owners are waiting/).count()).toBe(0)
+    const before = await page.locator('#hero-heading').evaluate((h) => h.closest('section')?.getBoundingClientRect().height)
+
+    await joinWithScript(`${server.url}/`, 'hundred@example.com')
+    await (await confirmFromMail('hundred@example.com')).context().close()
+    await page.reload()
+    const line = page.getByText('100 breeders and dog owners are waiting', { exact: true })
+    expect(await line.isVisible()).toBe(true)
+    expect(await note.count()).toBe(0)
+    expect(await page.locator('#hero-heading').evaluate((h) => h.closest('section')?.getBoundingClientRect().height)).toBe(before)
+    await page.context().close()
+  })
+
+  it.skipIf(!available)(
+    "counts a person's ten views as ten views and one visitor, and not a bot's, a prefetch's, a HEAD or an empty User-Agent",
+    async () => {
+      const funnel = async () => {
+        const answer = await fetch(`${server.url}/admin/api/funnel`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+        const day = new Date().toISOString().slice(0, 10)
+        return ((await answer.json()) as Funnel).days.find((d) => d.day === day)
+      }
+      const before = await funnel()
+      // A person's browser (a headless one is taken for a bot, as isbot rightly does).
+      const person = await visit(browser, `${server.url}/`, { userAgent: CHROME })
+      for (let i = 1; i < 10; i++) await person.page.reload()
+      // A prefetch of the page, as a link on it would ask for one.
+      const prefetched = person.page.waitForRequest((request) => request.url() === `${server.url}/?next=1`)
+      await person.page.evaluate(() => {
+        const link = document.createElement('link')
+        link.rel = 'prefetch'
+        link.href = '/?next=1'
+        document.head.append(link)
+      })
+      await prefetched
+      await person.page.context().close()
+      const bot = await visit(browser, `${server.url}/`, {
+        userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      })
+      await bot.page.context().close()
+      // A browser never sends HEAD or an empty User-Agent for a page; a script does.
+      expect((await fetch(`${server.url}/`, { method: 'HEAD' })).status).toBe(200)
+      expect((await fetch(`${server.url}/`, { headers: { 'user-agent': '' } })).status).toBe(200)
+      const after = await funnel()
+      expect({ views: (after?.views ?? 0) - (before?.views ?? 0), visitors: (after?.visitors ?? 0) - (before?.visitors ?? 0) }).toEqual({
+        views: 10,
+        visitors: 1,
+      })
+    },
+  )
+})

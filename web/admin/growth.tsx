@@ -1,0 +1,437 @@
+// Growing the list where it matters, for the team (docs/decisions/015-growth.md): the funnel
+// (views to inviters, per day and per source) and each country's launch meter with its targets
+// and the top inviters.
+import { type FormEvent, useEffect, useState } from 'react'
+import type { Segments } from '../../contract/campaigns'
+import { type Funnel, type FunnelDay, type LaunchTargets, MAX_LAUNCH_TARGET } from '../../contract/growth'
+import { Button } from '../components/ui/button'
+import { Input } from '../components/ui/input'
+import { AdminApiError, type AdminApi } from './api'
+import { adminContent } from './content'
+
+const copy = adminContent.funnel
+const launch = adminContent.launch
+const th = 'px-3 py-1.5 font-semibold'
+const td = 'px-3 py-1.5 text-stone-800'
+const number = (n: number) => n.toLocaleString('en')
+const day = (time: number) => new Date(time).toISOString().slice(0, 10)
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
+const countryName = (code: string) => countryNames.of(code) ?? code
+
+/** The last 30 UTC days, as the API answers when not told. */
+function lastDays(): { since: string; until: string } {
+  const now = Date.now()
+  return { since: day(now - 29 * 86_400_000), until: day(now) }
+}
+
+const totalsOf = (days: readonly FunnelDay[]) =>
+  days.reduce(
+    (sum, d) => ({
+      views: sum.views + d.views,
+      visitors: sum.visitors + d.visitors,
+      signups: sum.signups + d.signups,
+      confirmed: sum.confirmed + d.confirmed,
+      profiled: sum.profiled + d.profiled,
+      inviters: sum.inviters + d.inviters,
+    }),
+    { views: 0, visitors: 0, signups: 0, confirmed: 0, profiled: 0, inviters: 0 },
+  )
+
+export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
+  const [range, setRange] = useState(lastDays)
+  const [funnel, setFunnel] = useState<Funnel | null>(null)
+  const [problem, setProblem] = useState('')
+  useEffect(() => {
+    let current = true
+    api.funnel(range.since, range.until).then(
+      (fresh) => {
+        if (!current) return
+        setFunnel(fresh)
+        setProblem('')
+      },
+      (failure: unknown) => {
+        if (!current) return
+        if (failure instanceof AdminApiError && failure.status === 400) setProblem(failure.detail)
+        else onFailure(failure)
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [api, onFailure, range])
+
+  function choose(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    setRange({ since: String(form.get('since') ?? ''), until: String(form.get('until') ?? '') })
+  }
+
+  const totals = funnel ? totalsOf(funnel.days) : null
+  const widest = Math.max(1, totals?.visitors ?? 0, totals?.signups ?? 0)
+  return (
+    <section aria-labelledby="funnel-heading" className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="funnel-heading" className="text-sm font-semibold text-stone-600 uppercase">
+        {copy.heading}
+      </h2>
+      <p className="mt-2 max-w-3xl text-sm text-stone-700">{copy.intro}</p>
+      <form onSubmit={choose} className="mt-4 flex flex-wrap items-end gap-3">
+        {(['since', 'until'] as const).map((name) => (
+          <div key={name}>
+            <label htmlFor={`funnel-${name}`} className="block text-sm text-stone-700">
+              {copy[name]}
+            </label>
+            <Input id={`funnel-${name}`} name={name} type="date" required defaultValue={range[name]} className="mt-1" />
+          </div>
+        ))}
+        <Button type="submit" variant="outline">
+          {copy.show}
+        </Button>
+        <p role="alert" className="w-full text-sm font-medium text-red-700 empty:hidden">
+          {problem}
+        </p>
+      </form>
+      {totals ? (
+        // The chart is a list: each step's words and numbers are read, its bar only seen.
+        <ol aria-label={copy.chartLabel} className="mt-5 grid gap-2">
+          {copy.stages.map(([key, label], i) => {
+            const value = totals[key]
+            const before = i === 0 ? null : totals[copy.stages[i - 1]?.[0] ?? key]
+            return (
+              <li
+                key={key}
+                className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 text-sm text-stone-800 sm:grid-cols-[15rem_1fr_14rem] sm:items-center"
+              >
+                <span>
+                  <span className="font-semibold">{label}</span> <span className="tabular-nums">{number(value)}</span>
+                </span>
+                <span
+                  aria-hidden="true"
+                  className="order-last col-span-2 h-4 overflow-hidden rounded bg-stone-100 sm:order-none sm:col-span-1"
+                >
+                  <span className="block h-full rounded bg-brand-700" style={{ width: `${(value / widest) * 100}%` }} />
+                </span>
+                <span className="text-right text-stone-600 tabular-nums">
+                  {before === null ? '' : `${copy.rate(value, before)} ${copy.ofBefore}`}
+                </span>
+              </li>
+            )
+          })}
+        </ol>
+      ) : null}
+      {funnel ? (
+        <div className="mt-6 grid gap-6">
+          <div
+            tabIndex={0}
+            role="region"
+            aria-label={copy.daysCaption}
+            className="max-h-80 min-w-0 overflow-auto rounded-lg border border-stone-200"
+          >
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">{copy.daysCaption}</caption>
+              <thead className="sticky top-0 bg-stone-50 text-stone-600">
+                <tr>
+                  <th scope="col" className={th}>
+                    {copy.columns.day}
+                  </th>
+                  {(['views', 'visitors', 'signups', 'confirmed', 'profiled', 'inviters', 'joined', 'confirmedRate'] as const).map(
+                    (key) => (
+                      <th key={key} scope="col" className={`${th} text-right`}>
+                        {copy.columns[key]}
+                      </th>
+                    ),
+                  )}
+                </tr>
+              </thead>
+              <tbody>
+                {[...funnel.days].reverse().map((d) => (
+                  <tr key={d.day} className="border-t border-stone-200">
+                    <th scope="row" className={`${td} font-medium whitespace-nowrap`}>
+                      {d.day}
+                    </th>
+                    {[d.views, d.visitors, d.signups, d.confirmed, d.profiled, d.inviters].map((n, i) => (
+                      <td key={i} className={`${td} text-right`}>
+                        {number(n)}
+                      </td>
+                    ))}
+                    <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.signups, d.visitors)}</td>
+                    <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.confirmed, d.signups)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div
+            tabIndex={0}
+            role="region"
+            aria-label={copy.sourcesCaption}
+            className="max-h-80 min-w-0 overflow-auto rounded-lg border border-stone-200"
+          >
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">{copy.sourcesCaption}</caption>
+              <thead className="sticky top-0 bg-stone-50 text-stone-600">
+                <tr>
+                  <th scope="col" className={th}>
+                    {copy.columns.source}
+                  </th>
+                  {(['views', 'visitors', 'signups', 'confirmed', 'joined', 'confirmedRate'] as const).map((key) => (
+                    <th key={key} scope="col" className={`${th} text-right`}>
+                      {copy.columns[key]}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {funnel.sources.map((s) => (
+                  <tr key={s.source} className="border-t border-stone-200">
+                    <th scope="row" className={`${td} font-medium break-words`}>
+                      {s.source}
+                    </th>
+                    {[s.views, s.visitors, s.signups, s.confirmed].map((n, i) => (
+                      <td key={i} className={`${td} text-right`}>
+                        {number(n)}
+                      </td>
+                    ))}
+                    <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.signups, s.visitors)}</td>
+                    <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.confirmed, s.signups)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ) : null}
+    </section>
+  )
+}
+
+/** A target row of the form: a country (empty for the default) and its two numbers, as typed. */
+interface TargetRow {
+  key: number
+  country: string
+  breeders: string
+  owners: string
+}
+
+const rowsOf = (targets: LaunchTargets): TargetRow[] =>
+  Object.entries(targets.countries).map(([country, target], i) => ({
+    key: i,
+    country,
+    breeders: String(target?.breeders ?? 0),
+    owners: String(target?.owners ?? 0),
+  }))
+
+function TargetsForm({ api, targets, onSaved }: { api: AdminApi; targets: LaunchTargets; onSaved: () => void }) {
+  const [fallback, setFallback] = useState({ breeders: String(targets.default.breeders), owners: String(targets.default.owners) })
+  const [rows, setRows] = useState(() => rowsOf(targets))
+  const [notice, setNotice] = useState('')
+  const [problem, setProblem] = useState('')
+  const update = (key: number, field: keyof Omit<TargetRow, 'key'>, value: string) =>
+    setRows((current) => current.map((row) => (row.key === key ? { ...row, [field]: value } : row)))
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    setNotice('')
+    setProblem('')
+    // Sent as typed (numbers where they are numbers): the server names whatever is wrong.
+    const value = (text: string) => (text.trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text)
+    const body = {
+      default: { breeders: value(fallback.breeders), owners: value(fallback.owners) },
+      countries: Object.fromEntries(
+        rows.map((row) => [row.country.trim().toUpperCase(), { breeders: value(row.breeders), owners: value(row.owners) }]),
+      ),
+    }
+    try {
+      await api.setLaunchTargets(body as LaunchTargets)
+      setNotice(launch.saved)
+      onSaved()
+    } catch (failure) {
+      setProblem(failure instanceof AdminApiError ? failure.detail || adminContent.failed : adminContent.failed)
+    }
+  }
+
+  const numberInput = (id: string, label: string, value: string, onChange: (value: string) => void) => (
+    <div className="w-28">
+      <label htmlFor={id} className="block text-xs text-stone-700">
+        {label}
+      </label>
+      <Input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={MAX_LAUNCH_TARGET}
+        step={1}
+        required
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        className="mt-1"
+      />
+    </div>
+  )
+
+  return (
+    <form onSubmit={save} aria-labelledby="targets-heading" className="min-w-0 rounded-xl border border-stone-200 p-4">
+      <h3 id="targets-heading" className="font-semibold text-stone-900">
+        {launch.targets}
+      </h3>
+      <p className="mt-1 text-sm text-stone-700">{launch.targetsIntro}</p>
+      <fieldset className="mt-3 flex flex-wrap items-end gap-3">
+        <legend className="mb-1 text-sm font-medium text-stone-800">{launch.defaultRow}</legend>
+        {numberInput('target-default-breeders', launch.breeders, fallback.breeders, (breeders) => setFallback({ ...fallback, breeders }))}
+        {numberInput('target-default-owners', launch.owners, fallback.owners, (owners) => setFallback({ ...fallback, owners }))}
+      </fieldset>
+      {rows.map((row) => (
+        <fieldset key={row.key} className="mt-3 flex flex-wrap items-end gap-3 border-t border-stone-200 pt-3">
+          <legend className="sr-only">{row.country || launch.country}</legend>
+          <div className="w-24">
+            <label htmlFor={`target-${row.key}-country`} className="block text-xs text-stone-700">
+              {launch.country}
+            </label>
+            <Input
+              id={`target-${row.key}-country`}
+              required
+              maxLength={2}
+              pattern="[A-Za-z]{2}"
+              autoCapitalize="characters"
+              value={row.country}
+              onChange={(event) => update(row.key, 'country', event.target.value)}
+              className="mt-1 uppercase"
+            />
+          </div>
+          {numberInput(`target-${row.key}-breeders`, launch.breeders, row.breeders, (v) => update(row.key, 'breeders', v))}
+          {numberInput(`target-${row.key}-owners`, launch.owners, row.owners, (v) => update(row.key, 'owners', v))}
+          <Button variant="outline" size="sm" onClick={() => setRows((current) => current.filter((r) => r.key !== row.key))}>
+            {launch.removeCountry(row.country)}
+          </Button>
+        </fieldset>
+      ))}
+      <div className="mt-4 flex flex-wrap gap-3">
+        <Button
+          variant="outline"
+          onClick={() =>
+            setRows((current) => [
+              ...current,
+              { key: Math.max(-1, ...current.map((r) => r.key)) + 1, country: '', breeders: fallback.breeders, owners: fallback.owners },
+            ])
+          }
+        >
+          {launch.addCountry}
+        </Button>
+        <Button type="submit">{launch.save}</Button>
+      </div>
+      <p role="status" className="mt-2 min-h-5 text-sm text-stone-700">
+        {notice}
+      </p>
+      <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
+        {problem}
+      </p>
+    </form>
+  )
+}
+
+export function LaunchPanel({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
+  const [segments, setSegments] = useState<Segments | null>(null)
+  const [version, setVersion] = useState(0)
+  useEffect(() => {
+    let current = true
+    api.segments().then(
+      (fresh) => current && setSegments(fresh),
+      (failure: unknown) => current && onFailure(failure),
+    )
+    return () => {
+      current = false
+    }
+  }, [api, onFailure, version])
+  const bar = (have: number, want: number) => (
+    <span aria-hidden="true" className="mt-1 block h-1.5 w-24 overflow-hidden rounded bg-stone-200">
+      <span className="block h-full bg-brand-700" style={{ width: `${want === 0 ? 100 : Math.min(100, (have / want) * 100)}%` }} />
+    </span>
+  )
+  return (
+    <section aria-labelledby="launch-heading" className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="launch-heading" className="text-sm font-semibold text-stone-600 uppercase">
+        {launch.heading}
+      </h2>
+      <p className="mt-2 text-sm text-stone-700">{launch.intro}</p>
+      <div className="mt-4 grid gap-6 lg:grid-cols-2">
+        <div
+          tabIndex={0}
+          role="region"
+          aria-label={launch.caption}
+          className="max-h-96 min-w-0 self-start overflow-auto rounded-lg border border-stone-200"
+        >
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{launch.caption}</caption>
+            <thead className="sticky top-0 bg-stone-50 text-stone-600">
+              <tr>
+                <th scope="col" className={th}>
+                  {launch.columns.country}
+                </th>
+                <th scope="col" className={th}>
+                  {launch.columns.breeders}
+                </th>
+                <th scope="col" className={th}>
+                  {launch.columns.owners}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {segments?.meters.map((m) => (
+                <tr key={m.country} className="border-t border-stone-200">
+                  <th scope="row" className={`${td} font-medium`}>
+                    {countryName(m.country)} <span className="text-stone-600">({m.country})</span>
+                    {m.ready ? (
+                      <span className="ml-2 inline-block rounded-full bg-emerald-100 px-2 text-xs font-semibold text-emerald-900">
+                        {launch.ready}
+                      </span>
+                    ) : null}
+                  </th>
+                  <td className={td}>
+                    {launch.of(m.breeders, m.target.breeders)}
+                    {bar(m.breeders, m.target.breeders)}
+                  </td>
+                  <td className={td}>
+                    {launch.of(m.owners, m.target.owners)}
+                    {bar(m.owners, m.target.owners)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {segments && segments.meters.length === 0 ? <p className="p-3 text-stone-600">{launch.none}</p> : null}
+        </div>
+        {segments ? <TargetsForm key={version} api={api} targets={segments.targets} onSaved={() => setVersion((v) => v + 1)} /> : null}
+      </div>
+      <div tabIndex={0} role="region" aria-label={launch.inviters} className="mt-6 min-w-0 overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="text-left font-medium text-stone-700">{launch.inviters}</caption>
+          <thead className="text-stone-600">
+            <tr>
+              <th scope="col" className={th}>
+                {launch.inviterColumns.email}
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                {launch.inviterColumns.joined}
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                {launch.inviterColumns.confirmed}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {segments?.topInviters.map((i) => (
+              <tr key={i.id} className="border-t border-stone-200">
+                <th scope="row" className={`${td} font-medium break-all`}>
+                  {i.email}
+                </th>
+                <td className={`${td} text-right`}>{number(i.joined)}</td>
+                <td className={`${td} text-right font-semibold`}>{number(i.confirmed)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {segments && segments.topInviters.length === 0 ? <p className="p-3 text-stone-600">{launch.noInviters}</p> : null}
+      </div>
+    </section>
+  )
+}

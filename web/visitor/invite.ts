@@ -1,0 +1,29 @@
+// The visitor's page's only script: Copy and Share for the invite link, shown where the browser can
+// do them. Without it the link is selectable text and the e-mail and WhatsApp links still work.
+
+const announcer = document.getElementById('invite-status')
+
+for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-copy]')) {
+  if (!navigator.clipboard) continue
+  button.hidden = false
+  button.addEventListener('click', () => {
+    navigator.clipboard.writeText(button.dataset.copy ?? '').then(
+      () => {
+        if (announcer) announcer.textContent = button.dataset.done ?? ''
+      },
+      () => undefined, // refused (no permission): the link is still there to select
+    )
+  })
+}
+
+for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-share]')) {
+  if (typeof navigator.share !== 'function') continue
+  button.hidden = false
+  button.addEventListener('click', () => {
+    const { share: url, title, text } = button.dataset
+    // The person may close the share sheet: nothing to say then.
+    navigator.share({ url, title, text }).catch(() => undefined)
+  })
+}
+
+export {}
