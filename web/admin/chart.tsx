@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import type { Stats } from '../../contract/admin-api'
+import { TableRegion, td } from './table'
 
 const DAY_S = 86_400
 const HEIGHT_PX = 220
@@ -64,33 +65,13 @@ export function PerDayTable({
   columns: { day: string; count: string }
 }) {
   return (
-    <div
-      tabIndex={0}
-      role="region"
-      aria-label={caption}
-      className="mt-4 max-h-40 overflow-y-auto rounded-lg border border-stone-200 focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-brand-200"
-    >
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="sticky top-0 bg-stone-50 text-stone-600">
-          <tr>
-            <th scope="col" className="px-3 py-1.5 font-semibold">
-              {columns.day}
-            </th>
-            <th scope="col" className="px-3 py-1.5 text-right font-semibold">
-              {columns.count}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...perDay].reverse().map(({ day, count }) => (
-            <tr key={day} className="border-t border-stone-200">
-              <td className="px-3 py-1.5 text-stone-800">{day}</td>
-              <td className="px-3 py-1.5 text-right font-semibold text-stone-900">{count.toLocaleString('en')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <TableRegion caption={caption} className="mt-4 max-h-40" columns={[{ label: columns.day }, { label: columns.count, numeric: true }]}>
+      {[...perDay].reverse().map(({ day, count }) => (
+        <tr key={day} className="border-t border-stone-200">
+          <td className={td}>{day}</td>
+          <td className={`${td} text-right font-semibold text-stone-900`}>{count.toLocaleString('en')}</td>
+        </tr>
+      ))}
+    </TableRegion>
   )
 }

@@ -8,11 +8,10 @@ import { Button } from '../components/ui/button'
 import { Input } from '../components/ui/input'
 import { AdminApiError, type AdminApi } from './api'
 import { adminContent } from './content'
+import { TableRegion, td } from './table'
 
 const copy = adminContent.funnel
 const launch = adminContent.launch
-const th = 'px-3 py-1.5 font-semibold'
-const td = 'px-3 py-1.5 text-stone-800'
 const number = (n: number) => n.toLocaleString('en')
 const day = (time: number) => new Date(time).toISOString().slice(0, 10)
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
@@ -120,84 +119,58 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
       ) : null}
       {funnel ? (
         <div className="mt-6 grid gap-6">
-          <div
-            tabIndex={0}
-            role="region"
-            aria-label={copy.daysCaption}
-            className="max-h-80 min-w-0 overflow-auto rounded-lg border border-stone-200"
+          <TableRegion
+            caption={copy.daysCaption}
+            className="max-h-80"
+            columns={[
+              { label: copy.columns.day },
+              ...(['views', 'visitors', 'signups', 'confirmed', 'profiled', 'inviters', 'joined', 'confirmedRate'] as const).map((key) => ({
+                label: copy.columns[key],
+                numeric: true,
+              })),
+            ]}
           >
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">{copy.daysCaption}</caption>
-              <thead className="sticky top-0 bg-stone-50 text-stone-600">
-                <tr>
-                  <th scope="col" className={th}>
-                    {copy.columns.day}
-                  </th>
-                  {(['views', 'visitors', 'signups', 'confirmed', 'profiled', 'inviters', 'joined', 'confirmedRate'] as const).map(
-                    (key) => (
-                      <th key={key} scope="col" className={`${th} text-right`}>
-                        {copy.columns[key]}
-                      </th>
-                    ),
-                  )}
-                </tr>
-              </thead>
-              <tbody>
-                {[...funnel.days].reverse().map((d) => (
-                  <tr key={d.day} className="border-t border-stone-200">
-                    <th scope="row" className={`${td} font-medium whitespace-nowrap`}>
-                      {d.day}
-                    </th>
-                    {[d.views, d.visitors, d.signups, d.confirmed, d.profiled, d.inviters].map((n, i) => (
-                      <td key={i} className={`${td} text-right`}>
-                        {number(n)}
-                      </td>
-                    ))}
-                    <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.signups, d.visitors)}</td>
-                    <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.confirmed, d.signups)}</td>
-                  </tr>
+            {[...funnel.days].reverse().map((d) => (
+              <tr key={d.day} className="border-t border-stone-200">
+                <th scope="row" className={`${td} font-medium whitespace-nowrap`}>
+                  {d.day}
+                </th>
+                {[d.views, d.visitors, d.signups, d.confirmed, d.profiled, d.inviters].map((n, i) => (
+                  <td key={i} className={`${td} text-right`}>
+                    {number(n)}
+                  </td>
                 ))}
-              </tbody>
-            </table>
-          </div>
-          <div
-            tabIndex={0}
-            role="region"
-            aria-label={copy.sourcesCaption}
-            className="max-h-80 min-w-0 overflow-auto rounded-lg border border-stone-200"
+                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.signups, d.visitors)}</td>
+                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.confirmed, d.signups)}</td>
+              </tr>
+            ))}
+          </TableRegion>
+          <TableRegion
+            caption={copy.sourcesCaption}
+            className="max-h-80"
+            columns={[
+              { label: copy.columns.source },
+              ...(['views', 'visitors', 'signups', 'confirmed', 'joined', 'confirmedRate'] as const).map((key) => ({
+                label: copy.columns[key],
+                numeric: true,
+              })),
+            ]}
           >
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">{copy.sourcesCaption}</caption>
-              <thead className="sticky top-0 bg-stone-50 text-stone-600">
-                <tr>
-                  <th scope="col" className={th}>
-                    {copy.columns.source}
-                  </th>
-                  {(['views', 'visitors', 'signups', 'confirmed', 'joined', 'confirmedRate'] as const).map((key) => (
-                    <th key={key} scope="col" className={`${th} text-right`}>
-                      {copy.columns[key]}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {funnel.sources.map((s) => (
-                  <tr key={s.source} className="border-t border-stone-200">
-                    <th scope="row" className={`${td} font-medium break-words`}>
-                      {s.source}
-                    </th>
-                    {[s.views, s.visitors, s.signups, s.confirmed].map((n, i) => (
-                      <td key={i} className={`${td} text-right`}>
-                        {number(n)}
-                      </td>
-                    ))}
-                    <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.signups, s.visitors)}</td>
-                    <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.confirmed, s.signups)}</td>
-                  </tr>
+            {funnel.sources.map((s) => (
+              <tr key={s.source} className="border-t border-stone-200">
+                <th scope="row" className={`${td} font-medium break-words`}>
+                  {s.source}
+                </th>
+                {[s.views, s.visitors, s.signups, s.confirmed].map((n, i) => (
+                  <td key={i} className={`${td} text-right`}>
+                    {number(n)}
+                  </td>
                 ))}
-              </tbody>
-            </table>
-          </div>
+                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.signups, s.visitors)}</td>
+                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.confirmed, s.signups)}</td>
+              </tr>
+            ))}
+          </TableRegion>
         </div>
       ) : null}
     </section>
@@ -354,84 +327,56 @@ export function LaunchPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
       </h2>
       <p className="mt-2 text-sm text-stone-700">{launch.intro}</p>
       <div className="mt-4 grid gap-6 lg:grid-cols-2">
-        <div
-          tabIndex={0}
-          role="region"
-          aria-label={launch.caption}
-          className="max-h-96 min-w-0 self-start overflow-auto rounded-lg border border-stone-200"
+        <TableRegion
+          caption={launch.caption}
+          className="max-h-96 self-start"
+          columns={[{ label: launch.columns.country }, { label: launch.columns.breeders }, { label: launch.columns.owners }]}
+          empty={segments && segments.meters.length === 0 ? launch.none : null}
         >
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{launch.caption}</caption>
-            <thead className="sticky top-0 bg-stone-50 text-stone-600">
-              <tr>
-                <th scope="col" className={th}>
-                  {launch.columns.country}
-                </th>
-                <th scope="col" className={th}>
-                  {launch.columns.breeders}
-                </th>
-                <th scope="col" className={th}>
-                  {launch.columns.owners}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {segments?.meters.map((m) => (
-                <tr key={m.country} className="border-t border-stone-200">
-                  <th scope="row" className={`${td} font-medium`}>
-                    {countryName(m.country)} <span className="text-stone-600">({m.country})</span>
-                    {m.ready ? (
-                      <span className="ml-2 inline-block rounded-full bg-emerald-100 px-2 text-xs font-semibold text-emerald-900">
-                        {launch.ready}
-                      </span>
-                    ) : null}
-                  </th>
-                  <td className={td}>
-                    {launch.of(m.breeders, m.target.breeders)}
-                    {bar(m.breeders, m.target.breeders)}
-                  </td>
-                  <td className={td}>
-                    {launch.of(m.owners, m.target.owners)}
-                    {bar(m.owners, m.target.owners)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {segments && segments.meters.length === 0 ? <p className="p-3 text-stone-600">{launch.none}</p> : null}
-        </div>
+          {segments?.meters.map((m) => (
+            <tr key={m.country} className="border-t border-stone-200">
+              <th scope="row" className={`${td} font-medium`}>
+                {countryName(m.country)} <span className="text-stone-600">({m.country})</span>
+                {m.ready ? (
+                  <span className="ml-2 inline-block rounded-full bg-emerald-100 px-2 text-xs font-semibold text-emerald-900">
+                    {launch.ready}
+                  </span>
+                ) : null}
+              </th>
+              <td className={td}>
+                {launch.of(m.breeders, m.target.breeders)}
+                {bar(m.breeders, m.target.breeders)}
+              </td>
+              <td className={td}>
+                {launch.of(m.owners, m.target.owners)}
+                {bar(m.owners, m.target.owners)}
+              </td>
+            </tr>
+          ))}
+        </TableRegion>
         {segments ? <TargetsForm key={version} api={api} targets={segments.targets} onSaved={() => setVersion((v) => v + 1)} /> : null}
       </div>
-      <div tabIndex={0} role="region" aria-label={launch.inviters} className="mt-6 min-w-0 overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <caption className="text-left font-medium text-stone-700">{launch.inviters}</caption>
-          <thead className="text-stone-600">
-            <tr>
-              <th scope="col" className={th}>
-                {launch.inviterColumns.email}
-              </th>
-              <th scope="col" className={`${th} text-right`}>
-                {launch.inviterColumns.joined}
-              </th>
-              <th scope="col" className={`${th} text-right`}>
-                {launch.inviterColumns.confirmed}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {segments?.topInviters.map((i) => (
-              <tr key={i.id} className="border-t border-stone-200">
-                <th scope="row" className={`${td} font-medium break-all`}>
-                  {i.email}
-                </th>
-                <td className={`${td} text-right`}>{number(i.joined)}</td>
-                <td className={`${td} text-right font-semibold`}>{number(i.confirmed)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {segments && segments.topInviters.length === 0 ? <p className="p-3 text-stone-600">{launch.noInviters}</p> : null}
-      </div>
+      <TableRegion
+        caption={launch.inviters}
+        framed={false}
+        className="mt-6"
+        columns={[
+          { label: launch.inviterColumns.email },
+          { label: launch.inviterColumns.joined, numeric: true },
+          { label: launch.inviterColumns.confirmed, numeric: true },
+        ]}
+        empty={segments && segments.topInviters.length === 0 ? launch.noInviters : null}
+      >
+        {segments?.topInviters.map((i) => (
+          <tr key={i.id} className="border-t border-stone-200">
+            <th scope="row" className={`${td} font-medium break-all`}>
+              {i.email}
+            </th>
+            <td className={`${td} text-right`}>{number(i.joined)}</td>
+            <td className={`${td} text-right font-semibold`}>{number(i.confirmed)}</td>
+          </tr>
+        ))}
+      </TableRegion>
     </section>
   )
 }

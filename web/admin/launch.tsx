@@ -7,6 +7,7 @@ import { Button } from '../components/ui/button'
 import { Input } from '../components/ui/input'
 import { AdminApiError, type AdminApi } from './api'
 import { adminContent } from './content'
+import { TableRegion, td, th } from './table'
 
 const copy = adminContent.demand
 const text = adminContent.campaigns
@@ -22,9 +23,6 @@ const ROLE_BARS = [
   { key: 'enthusiasts', label: copy.columns.enthusiasts, colour: 'bg-violet-700' },
   { key: 'unsaid', label: copy.columns.unsaid, colour: 'bg-stone-400' },
 ] as const
-
-const th = 'px-3 py-1.5 font-semibold'
-const td = 'px-3 py-1.5 text-stone-800'
 
 export function DemandMap({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
   const [segments, setSegments] = useState<Segments | null>(null)
@@ -71,90 +69,57 @@ export function DemandMap({ api, onFailure }: { api: AdminApi; onFailure: (failu
             ))}
           </div>
         </figure>
-        <div
-          tabIndex={0}
-          role="region"
-          aria-label={copy.tableCaption}
-          className="max-h-80 min-w-0 overflow-auto rounded-lg border border-stone-200"
+        <TableRegion
+          caption={copy.tableCaption}
+          className="max-h-80"
+          columns={[
+            { label: copy.columns.country },
+            ...ROLE_BARS.map((bar) => ({ label: bar.label, numeric: true })),
+            { label: copy.columns.total, numeric: true },
+            { label: copy.columns.both },
+          ]}
+          empty={segments && countries.length === 0 ? copy.none : null}
         >
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{copy.tableCaption}</caption>
-            <thead className="sticky top-0 bg-stone-50 text-stone-600">
-              <tr>
-                <th scope="col" className={th}>
-                  {copy.columns.country}
-                </th>
-                {ROLE_BARS.map((bar) => (
-                  <th key={bar.key} scope="col" className={`${th} text-right`}>
-                    {bar.label}
-                  </th>
-                ))}
-                <th scope="col" className={`${th} text-right`}>
-                  {copy.columns.total}
-                </th>
-                <th scope="col" className={th}>
-                  {copy.columns.both}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {countries.map((c) => (
-                <tr key={c.country ?? ''} className="border-t border-stone-200">
-                  <th scope="row" className={`${td} font-medium`}>
-                    {c.country ?? copy.noCountry}
-                  </th>
-                  {ROLE_BARS.map((bar) => (
-                    <td key={bar.key} className={`${td} text-right`}>
-                      {c[bar.key]}
-                    </td>
-                  ))}
-                  <td className={`${td} text-right font-semibold`}>{c.total}</td>
-                  <td className={td}>{c.breeders > 0 && c.owners > 0 ? copy.both : ''}</td>
-                </tr>
+          {countries.map((c) => (
+            <tr key={c.country ?? ''} className="border-t border-stone-200">
+              <th scope="row" className={`${td} font-medium`}>
+                {c.country ?? copy.noCountry}
+              </th>
+              {ROLE_BARS.map((bar) => (
+                <td key={bar.key} className={`${td} text-right`}>
+                  {c[bar.key]}
+                </td>
               ))}
-            </tbody>
-          </table>
-          {segments && countries.length === 0 ? <p className="p-3 text-stone-600">{copy.none}</p> : null}
-        </div>
+              <td className={`${td} text-right font-semibold`}>{c.total}</td>
+              <td className={td}>{c.breeders > 0 && c.owners > 0 ? copy.both : ''}</td>
+            </tr>
+          ))}
+        </TableRegion>
       </div>
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <div tabIndex={0} role="region" aria-label={copy.breedsCaption} className="min-w-0 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="text-left font-medium text-stone-700">{copy.breedsCaption}</caption>
-            <thead className="text-stone-600">
-              <tr>
-                <th scope="col" className={th}>
-                  {copy.breedColumns.breed}
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  {copy.breedColumns.breeders}
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  {copy.breedColumns.owners}
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  {copy.breedColumns.others}
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  {copy.breedColumns.total}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {segments?.topBreeds.map((b) => (
-                <tr key={b.breed} className="border-t border-stone-200">
-                  <th scope="row" className={`${td} font-medium`}>
-                    {b.breed}
-                  </th>
-                  <td className={`${td} text-right`}>{b.breeders}</td>
-                  <td className={`${td} text-right`}>{b.owners}</td>
-                  <td className={`${td} text-right`}>{b.others}</td>
-                  <td className={`${td} text-right font-semibold`}>{b.total}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TableRegion
+          caption={copy.breedsCaption}
+          framed={false}
+          columns={[
+            { label: copy.breedColumns.breed },
+            { label: copy.breedColumns.breeders, numeric: true },
+            { label: copy.breedColumns.owners, numeric: true },
+            { label: copy.breedColumns.others, numeric: true },
+            { label: copy.breedColumns.total, numeric: true },
+          ]}
+        >
+          {segments?.topBreeds.map((b) => (
+            <tr key={b.breed} className="border-t border-stone-200">
+              <th scope="row" className={`${td} font-medium`}>
+                {b.breed}
+              </th>
+              <td className={`${td} text-right`}>{b.breeders}</td>
+              <td className={`${td} text-right`}>{b.owners}</td>
+              <td className={`${td} text-right`}>{b.others}</td>
+              <td className={`${td} text-right font-semibold`}>{b.total}</td>
+            </tr>
+          ))}
+        </TableRegion>
         <details className="min-w-0">
           <summary className="cursor-pointer font-medium text-stone-700">{copy.roleCountry}</summary>
           <table className="mt-2 w-full text-left text-sm">
