@@ -93,7 +93,7 @@ try {
       await page.close()
     }
   }
-  for (const width of [1280, 390]) {
+  for (const width of [1280]) {
     const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1 })
     await context.addInitScript((token) => sessionStorage.setItem('kennect-admin-token', token), ADMIN_TOKEN)
     const page = await context.newPage()
@@ -106,15 +106,10 @@ try {
     const path = `${outDir}/admin-${width}.png`
     await page.screenshot({ path, fullPage: true })
     console.log(path)
-    // The growth sections on their own, for the README.
-    for (const [name, heading] of [
-      ['funnel', 'funnel-heading'],
-      ['launch', 'launch-heading'],
-    ]) {
-      const section = `${outDir}/admin-${name}-${width}.png`
-      await page.locator(`section[aria-labelledby="${heading}"]`).screenshot({ path: section })
-      console.log(section)
-    }
+    // The funnel on its own, for the README.
+    const funnel = `${outDir}/admin-funnel-${width}.png`
+    await page.locator('section[aria-labelledby="funnel-heading"]').screenshot({ path: funnel })
+    console.log(funnel)
     await context.close()
   }
   await browser.close()
