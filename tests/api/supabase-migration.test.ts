@@ -93,6 +93,20 @@ describe.skipIf(!postgresAvailable)('Supabase migration (db/supabase)', () => {
     })
   })
 
+  it("lets anon send an inviter's code, keeps a well-formed one, empties any other, and never shows one", async () => {
+    const invite = (email: string, code: string) => as('anon', 'INSERT INTO public.waitlist (email, invite) VALUES ($1, $2)', [email, code])
+    await expect(invite('friend@example.com', 'Ab-3_xY9Ab-3_xY9Ab-3_x')).resolves.toMatchObject({ rowCount: 1 })
+    for (const [i, code] of ['x'.repeat(65), 'no spaces', '<script>', ''].entries())
+      await expect(invite(`odd${i}@example.com`, code)).resolves.toMatchObject({ rowCount: 1 })
+    const kept = await db.query("SELECT email, invite FROM public.waitlist WHERE email LIKE 'friend@%' OR email LIKE 'odd%' ORDER BY id")
+    expect(kept.rows).toEqual([
+      { email: 'friend@example.com', invite: 'Ab-3_xY9Ab-3_xY9Ab-3_x' },
+      ...[0, 1, 2, 3].map((i) => ({ email: `odd${i}@example.com`, invite: null })),
+    ])
+    await expect(as('anon', 'SELECT invite FROM public.waitlist')).rejects.toMatchObject({ code: '42501' })
+    await db.query("DELETE FROM public.waitlist WHERE email LIKE 'friend@%' OR email LIKE 'odd%'")
+  })
+
   it.each(['anon', 'authenticated'])('denies %s select, update and delete', async (role) => {
     for (const sql of ['SELECT email FROM public.waitlist', "UPDATE public.waitlist SET email = 'x@y.z'", 'DELETE FROM public.waitlist']) {
       await expect(as(role, sql)).rejects.toMatchObject({ code: '42501' })

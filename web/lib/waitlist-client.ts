@@ -28,13 +28,19 @@ export async function joinWaitlist(email: string, attribution: Attribution = {},
     headers.apikey = anonKey
     headers.Authorization = `Bearer ${anonKey}`
   }
-  try {
-    const response = await doFetch(`${waitlistUrl}${REST_PREFIX}/${WAITLIST_TABLE}`, {
+  const post = (row: object) =>
+    doFetch(`${waitlistUrl}${REST_PREFIX}/${WAITLIST_TABLE}`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ email, ...attribution }),
+      body: JSON.stringify(row),
       signal: controller.signal,
     })
+  try {
+    let response = await post({ email, ...attribution })
+    // PGRST204: the backend has no such column (a Supabase project without our newest migration).
+    // The address matters more than where it came from: it is sent again, alone.
+    if (response.status === 400 && Object.keys(attribution).length > 0 && (await readErrorCode(response.clone())) === 'PGRST204')
+      response = await post({ email })
     if (response.ok) return { ok: true }
     // 23505: a Supabase project without the duplicate-concealing trigger reports the duplicate;
     // for the visitor, being on the list already is a success.
