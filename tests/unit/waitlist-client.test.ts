@@ -49,10 +49,15 @@ describe('joinWaitlist', () => {
   })
 
   it('sends the address alone again when the backend does not know an optional column (a project not yet migrated)', async () => {
-    const answers = [Response.json({ code: 'PGRST204', message: "Could not find the 'invite' column of 'waitlist' in the schema cache" }, { status: 400 })]
+    const answers = [
+      Response.json({ code: 'PGRST204', message: "Could not find the 'invite' column of 'waitlist' in the schema cache" }, { status: 400 }),
+    ]
     const { calls, fetch } = fakeFetch(async () => answers.shift() ?? new Response(null, { status: 201 }))
     await expect(joinWaitlist('a@b.co', { invite: 'Ab-3_xY9', utm_source: 'x' }, { site, fetch })).resolves.toEqual({ ok: true })
-    expect(calls.map((call) => JSON.parse(String(call.init.body)))).toEqual([{ email: 'a@b.co', invite: 'Ab-3_xY9', utm_source: 'x' }, { email: 'a@b.co' }])
+    expect(calls.map((call) => JSON.parse(String(call.init.body)))).toEqual([
+      { email: 'a@b.co', invite: 'Ab-3_xY9', utm_source: 'x' },
+      { email: 'a@b.co' },
+    ])
     // With nothing but the address to begin with, an unknown column is a failure, and nothing is sent twice.
     const alone = fakeFetch(async () => Response.json({ code: 'PGRST204' }, { status: 400 }))
     await expect(joinWaitlist('a@b.co', {}, { site, fetch: alone.fetch })).resolves.toEqual({ ok: false })
