@@ -111,7 +111,7 @@ describe.each(STORES)('counting the landing page on $kind', ({ kind, available }
       await server.app.store.growth.forgetPastDays()
       expect([await count('visitor_hashes'), await count('visitor_day_keys')]).toEqual([1, 1])
       const persisted = await client.query(
-        `SELECT relname, relpersistence FROM pg_class WHERE relname IN ('visitor_hashes', 'visitor_day_keys') ORDER BY 1`,
+        `SELECT relname, relpersistence FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relname IN ('visitor_hashes', 'visitor_day_keys') ORDER BY 1`,
       )
       expect(persisted.rows).toEqual([
         { relname: 'visitor_day_keys', relpersistence: 'u' },
