@@ -2,7 +2,8 @@
 // The linter, run by `npm test` (npm run lint). Besides the recommended rules of JavaScript,
 // TypeScript, React's hooks and JSX accessibility, it holds the boundaries of the house
 // (docs/decisions/010-the-sign-up-has-a-home.md): web/ and server/ meet only over HTTP and share
-// only contract/, which imports nothing outside itself.
+// only contract/, which imports nothing outside itself, and locales/, the catalogues and their
+// translator (docs/decisions/016-languages.md).
 import js from '@eslint/js'
 import jsxA11y from 'eslint-plugin-jsx-a11y'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -51,6 +52,23 @@ export default tseslint.config(
             {
               regex: into(['web', 'tests', 'scripts', 'bench']),
               message: 'server/ imports only server/ and contract/: the page is reached over HTTP.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['locales/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: into(['web', 'server', 'tests', 'scripts', 'bench', 'db']),
+              message:
+                'locales/ imports only itself, contract/ and i18next: both sides use it (the build and the server, never the browser).',
             },
           ],
         },

@@ -17,6 +17,7 @@ import { createTestSchema, TEST_DATABASE_URL } from '../tests/support/postgres'
 import { freePort } from '../tests/support/ports'
 import { seedSignUps } from '../tests/support/seed'
 import { tempSqlitePath } from '../tests/support/server'
+import { row } from '../tests/support/rows'
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 5_000)
 const CAMPAIGNS = (process.env.BENCH_CAMPAIGNS ?? '10000,100000').split(',').filter(Boolean).map(Number)
@@ -114,18 +115,7 @@ async function confirmations(name: string, env: Record<string, string>): Promise
   // Queued as sign-ups queue them: each new address gets its confirmation mail in its transaction.
   const store = await createStore(loadConfig(env), { warn: () => undefined })
   for (let i = 0; i < MAILS; i += 1000) {
-    await Promise.all(
-      Array.from({ length: Math.min(1000, MAILS - i) }, (_, j) =>
-        store.add({
-          email: `mail-${i + j}@bench.example`,
-          utm_source: null,
-          utm_medium: null,
-          utm_campaign: null,
-          referrer: null,
-          invite: null,
-        }),
-      ),
-    )
+    await Promise.all(Array.from({ length: Math.min(1000, MAILS - i) }, (_, j) => store.add(row(`mail-${i + j}@bench.example`))))
   }
   await store.close()
   return drain('confirmations', name, env, MAILS, async () => undefined)

@@ -1,5 +1,6 @@
 // What the admin API (/admin/api) answers, as the server sends it and the admin page reads it.
 // Types only; this folder imports nothing outside itself.
+import type { Locale } from './locales.js'
 import type { Role } from './visitor.js'
 
 /** Where a mail stands in the outbox. */
@@ -30,6 +31,8 @@ export interface SignUp {
   invited_by: number | null
   /** How many sign-ups made through this one's link have confirmed, as credited (at most 20 a day). */
   invites_confirmed: number
+  /** The language its mails and its page speak. */
+  locale: Locale
 }
 
 /** GET /admin/api/stats */

@@ -2,6 +2,7 @@
 // admin API answers and takes; types, constants and pure checks, importing nothing outside itself.
 import type { CountryCode } from './countries.js'
 import type { CountryMeter, LaunchTargets } from './growth.js'
+import type { Locale } from './locales.js'
 import type { Role } from './visitor.js'
 
 /** GET /admin/api/segments: the demand map. */
@@ -28,6 +29,8 @@ export interface Segments {
   targets: LaunchTargets
   /** The sign-ups whose links brought the most confirmed sign-ups. */
   topInviters: { id: number; email: string; joined: number; confirmed: number }[]
+  /** Sign-ups per language (unsubscribed left out), the most first. */
+  byLocale: { locale: Locale; total: number; confirmed: number }[]
 }
 
 /** Who a campaign goes to. Every field narrows; absent fields do not. */
@@ -48,13 +51,26 @@ export interface Segment {
   invitedAtLeast?: number
   /** Only sign-ups in countries whose launch meter is full (both targets met) when counted or sent. */
   readyCountries?: boolean
+  /** Only sign-ups in these languages. */
+  locales?: Locale[]
+}
+
+/**
+ * Words in English alone (a string), or per language (`{ en: …, de: … }`): English is required,
+ * and a recipient whose language has none gets English.
+ */
+export type Localized = string | ({ en: string } & Partial<Record<Locale, string>>)
+
+/** The words of each language, English first: what a Localized value says per language. */
+export function byLanguage(value: Localized): { en: string } & Partial<Record<Locale, string>> {
+  return typeof value === 'string' ? { en: value } : value
 }
 
 /** POST /admin/api/campaigns */
 export interface CampaignRequest {
-  subject: string
+  subject: Localized
   /** The message in Markdown, with {{my_page_url}} and {{app_store_url}} where those links go. */
-  markdown: string
+  markdown: Localized
   segment: Segment
   /** true: queue it for its recipients now; false: a draft, counted and rendered. */
   send: boolean
@@ -96,6 +112,9 @@ export interface CampaignProgress {
 export interface CampaignDraft {
   id: number
   recipients: number
+  /** The English mail, as a recipient sees it. */
   html: string
   text: string
+  /** Every language the campaign was written in, as its recipients see it. */
+  previews: Partial<Record<Locale, { subject: string; html: string; text: string }>>
 }

@@ -2,6 +2,7 @@
 // shows. Types, constants and pure checks; this folder imports nothing but itself.
 import type { CountryCode } from './countries.js'
 import type { CountryMeter } from './growth.js'
+import type { Locale } from './locales.js'
 
 /** Who the visitor is, as the page asks it ("I am a …"). */
 export const ROLES = ['breeder', 'owner', 'club', 'enthusiast'] as const
@@ -19,17 +20,19 @@ export interface Profile {
 }
 
 /** Where the page's forms post, under /me/<token>. */
-export const VISITOR_ACTIONS = ['confirm', 'profile', 'unsubscribe', 'resubscribe', 'delete'] as const
+export const VISITOR_ACTIONS = ['confirm', 'profile', 'language', 'unsubscribe', 'resubscribe', 'delete'] as const
 export type VisitorAction = (typeof VISITOR_ACTIONS)[number]
 
 /** The line the page shows after an action (it redirects to `?done=<notice>`). */
-export const VISITOR_NOTICES = ['confirmed', 'saved', 'unsubscribed', 'resubscribed'] as const
+export const VISITOR_NOTICES = ['confirmed', 'saved', 'language', 'unsubscribed', 'resubscribed'] as const
 export type VisitorNotice = (typeof VISITOR_NOTICES)[number]
 
 /** Everything the page shows; the server fills it, the page's render turns it into HTML. */
 export interface VisitorView {
   /** `/me/<token>`: the page's own path, the forms' base. */
   base: string
+  /** The sign-up's language: the page speaks it, and its switcher changes it. */
+  locale: Locale
   email: string
   /** ISO 8601, UTC. */
   joinedAt: string
@@ -69,5 +72,5 @@ export interface VisitorRender {
   /** The product's name and support address, as the page was built with them. */
   site: { productName: string; supportEmail: string }
   page(view: VisitorView, error?: 'invalid-profile'): RenderedPage
-  gone(why: VisitorGone): RenderedPage
+  gone(why: VisitorGone, locale: Locale): RenderedPage
 }

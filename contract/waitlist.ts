@@ -1,6 +1,7 @@
 // The sign-up as both sides know it: the row, its columns and limits, the address rule, the
 // campaign parameters a page passes on, and the outcomes of the no-script form. Types, constants
 // and pure functions only; this folder imports nothing (docs/protocol.md, "The request").
+import type { Locale } from './locales.js'
 
 /** The table the page inserts into, as a Supabase project names it. */
 export const WAITLIST_TABLE = 'waitlist'
@@ -15,9 +16,10 @@ export type AttributionColumn = (typeof ATTRIBUTION_COLUMNS)[number]
 
 /**
  * What the public may write; everything else is set by the database. `invite` is an inviter's
- * code (contract/growth.ts): a malformed or unknown one is ignored, never refused.
+ * code (contract/growth.ts): a malformed or unknown one is ignored, never refused. `locale` is the
+ * page's language (contract/locales.ts): an unknown one is English, never refused.
  */
-export const INSERTABLE_COLUMNS = ['email', ...ATTRIBUTION_COLUMNS, 'invite'] as const
+export const INSERTABLE_COLUMNS = ['email', ...ATTRIBUTION_COLUMNS, 'invite', 'locale'] as const
 export const SERVER_SET_COLUMNS = ['id', 'created_at'] as const
 
 export const MAX_EMAIL_LENGTH = 254
@@ -28,8 +30,8 @@ export const MAX_ATTRIBUTION_LENGTH = 200
 export const EMAIL_PATTERN =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/
 
-/** One sign-up as it is inserted: `invite` is a well-formed code or null. */
-export type WaitlistRow = { email: string; invite: string | null } & Record<AttributionColumn, string | null>
+/** One sign-up as it is inserted: `invite` is a well-formed code or null, `locale` one of ours. */
+export type WaitlistRow = { email: string; invite: string | null; locale: Locale } & Record<AttributionColumn, string | null>
 
 /** The campaign a page's URL carries (trimmed, cut to the column's length), for either side to send. */
 export function readCampaign(params: URLSearchParams): Partial<Record<UtmColumn, string>> {

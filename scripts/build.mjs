@@ -81,12 +81,17 @@ async function prerender() {
   // The page for unknown addresses: the same template and CSS, its own body, no script at all.
   const withoutScript = html.replace(/<script type="module"[^>]*><\/script>\s*/g, '')
   html = deferScript(html)
-  const notFound = fillOutlets(withoutScript, { lang: page.lang, ...page.notFound })
-  await writeFile(`${clientDir}/index.html`, fillOutlets(html, page))
-  // The words the server writes into the page's slot (server/http/landing-page.ts). A page-only
-  // build is served by no server of ours: its slot holds the note the page was built with.
-  if (pageOnly) await fillWaitingSlot(`${clientDir}/index.html`, page.words['/']?.note ?? '')
-  else await writeFile(`${dist}/landing.json`, `${JSON.stringify(page.words, null, 2)}\n`)
+  const notFound = fillOutlets(withoutScript, { lang: 'en', ...page.notFound })
+  // One page per language: / (English), /de/, /fr/… (docs/decisions/016-languages.md).
+  for (const language of page.pages) {
+    const file = `${clientDir}${language.path}index.html`
+    await mkdir(dirname(file), { recursive: true })
+    await writeFile(file, fillOutlets(html, language))
+    // The words the server writes into the page's slot (server/http/landing-page.ts). A page-only
+    // build is served by no server of ours: its slot holds the note the page was built with.
+    if (pageOnly) await fillWaitingSlot(file, page.words[language.path]?.note ?? '')
+  }
+  if (!pageOnly) await writeFile(`${dist}/landing.json`, `${JSON.stringify(page.words, null, 2)}\n`)
   await writeFile(`${clientDir}/404.html`, notFound)
   // The visitor's pages: the same template, their own CSS, one small script of their own (Copy and
   // Share for the invite link; the page works without it); the server fills head and body.
@@ -95,7 +100,7 @@ async function prerender() {
     const script = await visitorScript()
     const shell = withoutScript
       .replace(/<style>[^]*?<\/style>/, () => `<style>${css}</style>`)
-      .replace('<!--app-lang-->', page.lang)
+      // The language is the sign-up's: the server fills <!--app-lang--> as it fills head and body.
       .replace('</head>', () => `  <script type="module" src="${script}"></script>\n  </head>`)
     await writeFile(`${dist}/visitor/shell.html`, shell)
   }

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { LOCALES, localePath } from '../contract/locales.js'
 import { REST_PREFIX } from '../contract/paths.js'
 import type { Config } from './config.js'
 import { formatSchemaErrors, handleClientError, handleError } from './http/errors.js'
@@ -162,11 +163,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.ADMIN_TOKEN) await app.register(adminRoutes, { token: config.ADMIN_TOKEN, pageRoot, config })
   if (existsSync(pageRoot)) {
     // A page built for our server has a form token slot; one built for Supabase has none.
-    const template = readLandingTemplate(pageRoot)
-    const words = readLandingWords(landingWordsPath)['/']
-    if (template && !words) app.log.warn({ landingWordsPath }, 'the landing page has no words for its slots: run `npm run build`')
-    if (template) await app.register(landingPage, { template, words: words ?? { lang: 'en', note: '', waiting: { other: '{count}' } } })
-    await app.register(staticFiles, { root: pageRoot, landingPageServed: Boolean(template) })
+    // One page per language; a page built for another backend has no slots and is served as a file.
+    const words = readLandingWords(landingWordsPath)
+    const pages = LOCALES.flatMap((locale) => {
+      const path = localePath(locale)
+      const template = readLandingTemplate(join(pageRoot, path))
+      return template ? [{ path, template, words: words[path] ?? { lang: locale, note: '', waiting: { other: '{{count}}' } } }] : []
+    })
+    if (pages.length > 0 && Object.keys(words).length === 0)
+      app.log.warn({ landingWordsPath }, 'the landing pages have no words for their slots: run `npm run build`')
+    if (pages.length > 0) await app.register(landingPage, { pages })
+    await app.register(staticFiles, { root: pageRoot, landingPageServed: pages.length > 0 })
   } else {
     app.log.warn({ pageRoot }, 'no built page found: run `npm run build`; serving the API only')
   }

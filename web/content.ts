@@ -1,12 +1,15 @@
-// Every word on the page. Sections receive their slice as props and hold no copy of their own,
-// so a copy edit never touches layout, and tests import the expected text from here.
+// Every word on the page, in each language: the catalogue's messages (locales/, i18next's format)
+// in the shape the sections take. Sections receive their slice as props and hold no copy of their
+// own, so a copy edit never touches layout, and tests import the expected text from here. Used at
+// build time only: the browser gets its islands' words from the page (web/islands.tsx).
 import type { LandingWords } from '../contract/growth'
+import { DEFAULT_LOCALE, LOCALES, type Locale, localePath } from '../contract/locales'
 import type { JoinOutcome } from '../contract/waitlist'
+import { languageName, translator } from '../locales/index'
+import { PRIVACY_ID } from './anchors'
 import type { Drawing } from './components/dog-art'
 import type { IconName } from './components/icons'
 import { site } from './site'
-
-const name = site.productName
 
 export interface Card {
   icon: IconName
@@ -30,10 +33,18 @@ export interface ToastCopy {
   description: string
 }
 
+/** The language switcher: plain links, each language named in itself. */
+export interface Languages {
+  /** The switcher's name for a screen reader ("Language"). */
+  label: string
+  current: Locale
+  links: { locale: Locale; name: string; href: string }[]
+}
+
 export interface Content {
-  meta: { title: string; description: string; lang: string }
-  /** The slim bar that stays at the top: the name, and the way to the form. */
-  header: { brand: string; label: string; join: string }
+  meta: { title: string; description: string; lang: Locale }
+  /** The slim bar that stays at the top: the name, the way to the form, and the other languages. */
+  header: { brand: string; label: string; join: string; languages: Languages }
   hero: {
     eyebrow: string
     headline: string
@@ -109,336 +120,175 @@ export interface Content {
   notFound: { title: string; heading: string; text: string; home: string }
 }
 
-// Each section's copy is its own export, so the browser bundle carries only the copy of the
-// sections it hydrates (web/islands.tsx); `content` gathers them for the prerender and the tests.
+/** The icons of each section's cards, in the catalogue's order. */
+const AUDIENCES: IconName[] = ['trophy', 'home', 'building', 'heart']
+const FEATURES: IconName[] = ['id-card', 'search', 'badge-check', 'messages', 'chart', 'eye-off', 'crown']
+const STEPS: { icon: IconName; drawing: Drawing }[] = [
+  { icon: 'paw', drawing: 'dogFace' },
+  { icon: 'handshake', drawing: 'poodle' },
+  { icon: 'calendar-heart', drawing: 'dog' },
+]
+const WHY: IconName[] = ['stethoscope', 'dna', 'user-check', 'scale']
+const TRUST: IconName[] = ['shield-check', 'lock', 'file-check', 'gavel', 'headset']
+const OUTCOMES: JoinOutcome[] = ['joined', 'invalid', 'expired', 'busy', 'error']
 
-export const meta: Content['meta'] = {
-  title: `${name} - Find the Perfect Match for Your Dog`,
-  description: `${name} is the premier mobile app for responsible dog breeders and owners: verified profiles, health-tested matches and secure messaging for ethical breeding.`,
-  lang: 'en',
-}
-
-export const header: Content['header'] = {
-  brand: name,
-  label: `${name}, home`,
-  join: 'Join the waitlist',
-}
-
-export const hero: Content['hero'] = {
-  eyebrow: 'Coming soon to iPhone',
-  headline: 'Find the Perfect Match for Your Dog',
-  lead: `${name} connects responsible breeders and dog owners through verified profiles, health-tested matches and secure messaging, so every litter starts with the right pairing.`,
-  badge: {
-    ariaLabel: `Coming soon on the App Store: join the ${name} waitlist for early access`,
-    smallText: 'Coming soon on the',
-    largeText: 'App Store',
-  },
-  note: 'Launching soon. Join the waitlist and be first in line.',
-  waiting: { other: '{count} breeders and dog owners are waiting' },
-  phone: {
-    ariaLabel: `Preview of the ${name} app showing a compatible match`,
-    greeting: 'Matches for Bella',
-    title: 'Top picks',
-    dog: { name: 'Duke', breed: 'Golden Retriever', age: '4 years', initials: 'D' },
-    compatibility: { value: 94, label: 'compatible' },
-    badges: ['Verified breeder', 'Pedigree on file'],
-    health: [
-      { label: 'Hips (OFA)', value: 'Excellent' },
-      { label: 'Elbows', value: 'Normal' },
-      { label: 'PRA-prcd', value: 'Clear' },
-    ],
-    actions: { pass: 'Pass', connect: 'Connect' },
-  },
-}
-
-export const about: Content['about'] = {
-  id: 'about',
-  heading: `About ${name}`,
-  tagline: 'Breeding decisions deserve better than classified ads',
-  paragraphs: [
-    `${name} is a mobile app for people who take breeding seriously. It brings the facts that matter (health certifications, genetic test results, pedigrees and temperament) into one verified profile for every dog, and matches dogs on them.`,
-    'Instead of scrolling through social media groups and taking a stranger at their word, you see what has been checked, talk to verified owners in a private chat, and keep a record of every pairing and litter.',
-  ],
-  profile: {
-    heading: 'What a profile shows before you talk',
-    items: [
-      {
-        title: 'Health results, with their source',
-        text: 'Hip and elbow scores, eye tests and DNA panels, each marked verified once checked.',
+/** The page's words in one language. */
+export function pageContent(locale: Locale): Content {
+  const t = translator(locale, { product: site.productName, supportEmail: site.supportEmail })
+  const name = site.productName
+  const toast = (key: string) => ({ title: t(`${key}.title`), description: t(`${key}.description`) })
+  const cards = (key: string, icons: readonly IconName[]) =>
+    icons.map((icon, i) => ({ icon, title: t(`${key}.${i}.title`), text: t(`${key}.${i}.text`) }))
+  // The same words whether the answer comes as a toast (JavaScript) or as the page's message (none).
+  const joined = toast('page.waitlist.success')
+  const failed = toast('page.waitlist.failure')
+  return {
+    meta: { title: t('page.meta.title'), description: t('page.meta.description'), lang: locale },
+    header: {
+      brand: name,
+      label: t('page.header.label'),
+      join: t('page.header.join'),
+      languages: {
+        label: t('page.header.languages'),
+        current: locale,
+        links: LOCALES.map((other) => ({ locale: other, name: languageName(other), href: localePath(other) })),
       },
-      {
-        title: 'Pedigree and litters',
-        text: 'Five generations of ancestry and every earlier pairing, so line breeding is never a surprise.',
+    },
+    hero: {
+      eyebrow: t('page.hero.eyebrow'),
+      headline: t('page.hero.headline'),
+      lead: t('page.hero.lead'),
+      badge: {
+        ariaLabel: t('page.hero.badge.ariaLabel'),
+        smallText: t('page.hero.badge.smallText'),
+        largeText: t('page.hero.badge.largeText'),
       },
-      {
-        title: 'Temperament, in the owner’s words',
-        text: 'How the dog lives at home, with children and other dogs, and what it was trained for.',
+      note: t('page.hero.note'),
+      waiting: t.plurals('page.hero.waiting'),
+      phone: {
+        ariaLabel: t('page.hero.phone.ariaLabel'),
+        greeting: t('page.hero.phone.greeting'),
+        title: t('page.hero.phone.title'),
+        dog: {
+          name: t('page.hero.phone.dog.name'),
+          breed: t('page.hero.phone.dog.breed'),
+          age: t('page.hero.phone.dog.age'),
+          initials: t('page.hero.phone.dog.initials'),
+        },
+        compatibility: { value: 94, label: t('page.hero.phone.compatibility.label') },
+        badges: t.list('page.hero.phone.badges'),
+        health: [0, 1, 2].map((i) => ({ label: t(`page.hero.phone.health.${i}.label`), value: t(`page.hero.phone.health.${i}.value`) })),
+        actions: { pass: t('page.hero.phone.actions.pass'), connect: t('page.hero.phone.actions.connect') },
       },
-      { title: 'Who stands behind the dog', text: 'A breeder or owner whose identity is checked, with a record others can see.' },
-    ],
-  },
+    },
+    about: {
+      id: 'about',
+      heading: t('page.about.heading'),
+      tagline: t('page.about.tagline'),
+      paragraphs: t.list('page.about.paragraphs'),
+      profile: {
+        heading: t('page.about.profile.heading'),
+        items: [0, 1, 2, 3].map((i) => ({
+          title: t(`page.about.profile.items.${i}.title`),
+          text: t(`page.about.profile.items.${i}.text`),
+        })),
+      },
+    },
+    audiences: {
+      id: 'who-is-it-for',
+      heading: t('page.audiences.heading'),
+      tagline: t('page.audiences.tagline'),
+      lead: t('page.audiences.lead'),
+      items: cards('page.audiences.items', AUDIENCES),
+    },
+    features: {
+      id: 'features',
+      heading: t('page.features.heading'),
+      tagline: t('page.features.tagline'),
+      lead: t('page.features.lead'),
+      items: cards('page.features.items', FEATURES),
+    },
+    howItWorks: {
+      id: 'how-it-works',
+      heading: t('page.howItWorks.heading'),
+      tagline: t('page.howItWorks.tagline'),
+      lead: t('page.howItWorks.lead'),
+      stepLabel: t('page.howItWorks.stepLabel'),
+      steps: STEPS.map(({ icon, drawing }, i) => ({
+        icon,
+        drawing,
+        title: t(`page.howItWorks.steps.${i}.title`),
+        text: t(`page.howItWorks.steps.${i}.text`),
+      })),
+    },
+    whyChoose: {
+      id: 'why-choose',
+      heading: t('page.whyChoose.heading'),
+      tagline: t('page.whyChoose.tagline'),
+      lead: t('page.whyChoose.lead'),
+      items: cards('page.whyChoose.items', WHY),
+    },
+    trust: {
+      id: 'trust',
+      heading: t('page.trust.heading'),
+      lead: t('page.trust.lead'),
+      items: cards('page.trust.items', TRUST),
+      testimonial: {
+        quote: t('page.trust.testimonial.quote'),
+        name: t('page.trust.testimonial.name'),
+        role: t('page.trust.testimonial.role'),
+        initials: t('page.trust.testimonial.initials'),
+        rating: 5,
+        ratingLabel: t('page.trust.testimonial.ratingLabel'),
+      },
+    },
+    waitlist: {
+      id: 'waitlist',
+      heading: t('page.waitlist.heading'),
+      subtext: t('page.waitlist.subtext'),
+      emailLabel: t('page.waitlist.emailLabel'),
+      emailPlaceholder: t('page.waitlist.emailPlaceholder'),
+      submit: t('page.waitlist.submit'),
+      submitting: t('page.waitlist.submitting'),
+      success: joined,
+      failure: failed,
+      privacyNote: t('page.waitlist.privacyNote'),
+      privacyLink: t('page.waitlist.privacyLink'),
+      outcomes: Object.fromEntries(
+        OUTCOMES.map((outcome) => [
+          outcome,
+          outcome === 'joined' ? joined : outcome === 'error' ? failed : toast(`page.waitlist.outcomes.${outcome}`),
+        ]),
+      ) as Record<JoinOutcome, ToastCopy>,
+      needsScript: t('page.waitlist.needsScript'),
+      honeypotLabel: t('page.waitlist.honeypotLabel'),
+      // The address is filled in by the browser, which knows it: `{email}` is the form's own mark.
+      typo: {
+        question: t('page.waitlist.typo.question', { email: '{email}' }),
+        accept: t('page.waitlist.typo.accept', { email: '{email}' }),
+      },
+    },
+    privacy: { id: PRIVACY_ID, heading: t('page.privacy.heading'), paragraphs: t.list('page.privacy.paragraphs') },
+    footer: {
+      name,
+      tagline: t('page.footer.tagline'),
+      supportHeading: t('page.footer.supportHeading'),
+      contactSupport: t('page.footer.contactSupport'),
+      privacyLink: t('page.footer.privacyLink'),
+      supportToast: toast('page.footer.supportToast'),
+      supportEmail: site.supportEmail,
+      copyright: t('page.footer.copyright', { year: '{year}' }),
+    },
+    // Radix fills in `{hotkey}` itself.
+    toaster: { regionLabel: t('page.toaster.regionLabel', { hotkey: '{hotkey}' }), close: t('page.toaster.close') },
+    notFound: {
+      title: t('page.notFound.title'),
+      heading: t('page.notFound.heading'),
+      text: t('page.notFound.text'),
+      home: t('page.notFound.home'),
+    },
+  }
 }
 
-export const audiences: Content['audiences'] = {
-  id: 'who-is-it-for',
-  heading: 'Who Is It For?',
-  tagline: 'Made for everyone who cares how dogs are bred',
-  lead: 'Whether you run a kennel or are planning your first and only litter, the same standards apply.',
-  items: [
-    {
-      icon: 'trophy',
-      title: 'Professional dog breeders',
-      text: 'Present your health testing and pedigrees in one place and find stud or dam matches that strengthen your lines.',
-    },
-    {
-      icon: 'home',
-      title: 'Dog owners',
-      text: 'Thinking about a litter from your own dog? Find a health-tested, well-matched partner and owners who will do it properly.',
-    },
-    {
-      icon: 'building',
-      title: 'Kennels & breed clubs',
-      text: 'Manage several dogs under one kennel profile, show your record, and connect with breeders who share your standards.',
-    },
-    {
-      icon: 'heart',
-      title: 'Pet enthusiasts',
-      text: 'Follow the breeds you love, learn what ethical breeding looks like, and meet verified breeders before your next puppy.',
-    },
-  ],
-}
-
-export const features: Content['features'] = {
-  id: 'features',
-  heading: 'Key Features & Capabilities',
-  tagline: 'Everything a responsible match needs, in your pocket',
-  lead: 'From the first profile to the last litter record, each feature is built around health, honesty and your privacy.',
-  items: [
-    {
-      icon: 'id-card',
-      title: 'Detailed dog profiles',
-      text: 'Photos, breed, age, health certifications, genetic test results, pedigrees and personality traits, all on one profile.',
-    },
-    {
-      icon: 'search',
-      title: 'Compatible-match search',
-      text: 'Filter by breed, distance, health results and temperament, and let the matching algorithm rank the most compatible dogs.',
-    },
-    {
-      icon: 'badge-check',
-      title: 'Verified community',
-      text: 'User, dog, health and genetic verification badges show at a glance what has actually been checked.',
-    },
-    {
-      icon: 'messages',
-      title: 'Secure messaging',
-      text: 'Talk privately in the app, without handing out your phone number or e-mail until you decide to.',
-    },
-    {
-      icon: 'chart',
-      title: 'Breeding history & analytics',
-      text: 'Record pairings, litters and outcomes, and follow them over time in your analytics dashboard.',
-    },
-    {
-      icon: 'eye-off',
-      title: 'Privacy controls',
-      text: 'Choose who can see your profile, your dogs and your location, and change it whenever you like.',
-    },
-    {
-      icon: 'crown',
-      title: 'Premium features',
-      text: 'Advanced analytics, featured listings, an extended search radius and priority support for those who need more.',
-    },
-  ],
-}
-
-export const howItWorks: Content['howItWorks'] = {
-  id: 'how-it-works',
-  heading: 'How It Works',
-  tagline: 'From profile to puppies in three steps',
-  lead: 'No forums to trawl and no guesswork about health: just the right dogs and the people behind them.',
-  stepLabel: 'Step',
-  steps: [
-    {
-      icon: 'paw',
-      drawing: 'dogFace',
-      title: "Create your dog's profile",
-      text: 'Add photos, breed, age, health certifications, genetic tests and pedigree. Verification badges appear as checks are completed.',
-    },
-    {
-      icon: 'handshake',
-      drawing: 'poodle',
-      title: 'Discover and connect',
-      text: 'Search compatible matches with filters that matter to you, then send a connection request to the owner.',
-    },
-    {
-      icon: 'calendar-heart',
-      drawing: 'dog',
-      title: 'Chat, meet and track',
-      text: 'Agree the details in secure chat, arrange to meet, and keep the breeding history on record afterwards.',
-    },
-  ],
-}
-
-export const whyChoose: Content['whyChoose'] = {
-  id: 'why-choose',
-  heading: `Why Choose ${name}?`,
-  tagline: 'Health and ethics first, not an afterthought',
-  lead: 'General pet marketplaces were built to sell. We are building for the long-term wellbeing of the dogs and their breeds.',
-  items: [
-    {
-      icon: 'stethoscope',
-      title: 'Health comes first',
-      text: 'Health certifications and genetic results sit at the top of every profile and weigh into every match.',
-    },
-    {
-      icon: 'dna',
-      title: 'Smarter matches',
-      text: 'Matching looks at genetic compatibility, temperament and pedigree, not just breed and distance.',
-    },
-    {
-      icon: 'user-check',
-      title: 'Real, verified people',
-      text: 'Verification of breeders and their dogs means you know who you are talking to before you meet.',
-    },
-    {
-      icon: 'scale',
-      title: 'Ethics you can see',
-      text: 'Clear community guidelines, enforced, so responsible breeders are not competing with puppy farms.',
-    },
-  ],
-}
-
-export const trust: Content['trust'] = {
-  id: 'trust',
-  heading: 'Built on Trust, Privacy & Safety',
-  lead: 'A match is only as good as the information behind it, and your details are only shared when you say so.',
-  items: [
-    {
-      icon: 'shield-check',
-      title: 'Verified breeder profiles',
-      text: 'Breeders pass background checks before their profile carries a verified badge.',
-    },
-    {
-      icon: 'lock',
-      title: 'Secure messaging',
-      text: 'Conversations stay inside the app, and your contact details stay yours.',
-    },
-    {
-      icon: 'file-check',
-      title: 'Health record verification',
-      text: 'Health certificates and genetic test results are checked before they are marked as verified.',
-    },
-    {
-      icon: 'gavel',
-      title: 'Guideline enforcement',
-      text: 'Our breeding guidelines are enforced: reports are reviewed and accounts that break the rules are removed.',
-    },
-    {
-      icon: 'headset',
-      title: '24/7 support',
-      text: 'Questions or concerns get a real answer from our support team, day or night.',
-    },
-  ],
-  testimonial: {
-    quote:
-      'Finally a place where health testing comes first. I found a stud for my Labrador with matching hip and eye results within a week, and every conversation stayed in the app until we were ready to meet.',
-    name: 'Sarah M.',
-    role: 'Labrador Retriever breeder, early-access tester',
-    initials: 'SM',
-    rating: 5,
-    ratingLabel: 'Rated 5 out of 5 stars',
-  },
-}
-
-// The same words whether the answer comes as a toast (JavaScript) or as the page's message (none).
-const joined: ToastCopy = { title: '🎉 Thanks for joining!', description: `You'll be the first to know when ${name} launches!` }
-const failed: ToastCopy = { title: 'Error', description: 'There was a problem joining the waitlist. Please try again.' }
-
-export const waitlist: Content['waitlist'] = {
-  id: 'waitlist',
-  heading: 'Ready to find the perfect match?',
-  subtext: `Download the app at launch and get early access: join the waitlist and we'll tell you the moment ${name} is on the App Store.`,
-  emailLabel: 'Email address',
-  emailPlaceholder: 'you@example.com',
-  submit: 'Join Waitlist',
-  submitting: 'Joining…',
-  success: joined,
-  failure: failed,
-  privacyNote: `We keep your email address, when you joined and where your visit came from, to confirm your place and tell you when ${name} launches. Our mail links to a page of your own, where you can see, download or delete it.`,
-  privacyLink: 'How we handle your data',
-  outcomes: {
-    joined,
-    invalid: {
-      title: 'Please check your email address',
-      description: "That doesn't look like an email address we can write to. Please enter it again.",
-    },
-    expired: {
-      title: 'Please send the form again',
-      description: 'This page was open for a long time, so we could not take your address. Please enter it again.',
-    },
-    busy: {
-      title: 'Please try again in a minute',
-      description: 'We received many sign-ups from your network just now. Please wait a minute and send the form again.',
-    },
-    error: failed,
-  },
-  needsScript: 'Joining the waitlist needs JavaScript. Please turn it on in your browser and reload this page.',
-  honeypotLabel: 'Leave this field empty',
-  typo: { question: 'Did you mean {email}?', accept: 'Use {email}' },
-}
-
-/** The privacy section's anchor, its own export: the islands link to it without carrying its words. */
-export const PRIVACY_ID = 'privacy'
-
-export const privacy: Content['privacy'] = {
-  id: PRIVACY_ID,
-  heading: 'Privacy',
-  paragraphs: [
-    `When you join the waitlist we keep your email address, the moment you joined, and where your visit came from (the campaign name in the link you followed, or the name of the website that sent you, never the full address of that page). We do not keep your IP address or details of your browser with it.`,
-    `We send you one mail to confirm your address. It links to a page of your own, where you can confirm, tell us if you like whether you breed, own or love dogs, which breeds and where you live, download everything we keep, stop our e-mails, or delete your sign-up for good.`,
-    `If you came through someone's invite link, we note whose link it was. Once you confirm your address you get a link of your own: the person who shares it sees how many people joined through it and how many confirmed, never who they are.`,
-    `We count visits to this page without a cookie: per day, how many times the page was sent, where the visits came from, and how many different visitors there were. To tell visitors apart for one day, we make a code from your IP address and browser name with a secret that changes every day; the secret and the codes are deleted when the day is over. No cookie, no IP address and nothing else about you is kept for it.`,
-    `We use your address to tell you when ${name} is ready for you, and for nothing else. We do not sell it or share it. If you cannot find our mail, email ${site.supportEmail} and we will delete your address by hand.`,
-  ],
-}
-
-export const footer: Content['footer'] = {
-  name,
-  tagline: 'Connecting responsible dog breeders and owners for ethical breeding.',
-  supportHeading: 'Support',
-  contactSupport: 'Contact Support',
-  privacyLink: 'Privacy',
-  supportToast: {
-    title: 'Contact Support',
-    description: `Email us at ${site.supportEmail} and our team will get back to you.`,
-  },
-  supportEmail: site.supportEmail,
-  copyright: `© {year} ${name}. All rights reserved.`,
-}
-
-export const toaster: Content['toaster'] = { regionLabel: 'Notifications ({hotkey})', close: 'Close notification' }
-
-export const notFound: Content['notFound'] = {
-  title: `Page not found - ${name}`,
-  heading: 'This page went for a walk',
-  text: `There is nothing at this address. The ${name} page, with its waitlist, is one click away.`,
-  home: `Back to ${name}`,
-}
-
-export const content: Content = {
-  meta,
-  header,
-  hero,
-  about,
-  audiences,
-  features,
-  howItWorks,
-  whyChoose,
-  trust,
-  waitlist,
-  privacy,
-  footer,
-  toaster,
-  notFound,
-}
+/** The page in English, at `/`: the spec's words. */
+export const content: Content = pageContent(DEFAULT_LOCALE)

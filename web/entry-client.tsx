@@ -1,14 +1,18 @@
 import { StrictMode, startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { type IslandName, islands } from './islands'
+import { type IslandName, type IslandWords, ISLAND_WORDS_ID, islands } from './islands'
 import './styles.css'
+
+// The islands' words, in the page's language, as the prerender wrote them (web/islands.tsx).
+const words = JSON.parse(document.getElementById(ISLAND_WORDS_ID)?.textContent ?? 'null') as IslandWords | null
+if (!words) throw new Error(`the page has no #${ISLAND_WORDS_ID} block`)
 
 // In a transition, React hydrates in slices of a few milliseconds and lets the browser in between:
 // no long task on a slow phone, so nothing the visitor does waits behind the hydration.
 startTransition(() => {
-  for (const [name, render] of Object.entries(islands) as [IslandName, () => React.ReactNode][]) {
+  for (const [name, render] of Object.entries(islands) as [IslandName, (words: IslandWords) => React.ReactNode][]) {
     const container = document.querySelector(`[data-island="${name}"]`)
     if (!container) throw new Error(`the page has no "${name}" island`)
-    hydrateRoot(container, <StrictMode>{render()}</StrictMode>)
+    hydrateRoot(container, <StrictMode>{render(words)}</StrictMode>)
   }
 })

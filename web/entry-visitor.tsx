@@ -1,29 +1,49 @@
 // The render module of the visitor's pages (dist/visitor/render.js): the server loads it at start
-// and renders each page with it, with no script in the page. Built by scripts/build.mjs.
+// and renders each page with it, in the sign-up's language. Built by scripts/build.mjs.
 import breedList from 'dog-breeds/dog-breeds.json'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { COUNTRY_CODES } from '../contract/countries'
+import { LOCALES, type Locale } from '../contract/locales'
+import { languageName } from '../locales/index'
 import type { VisitorRender } from '../contract/visitor'
 import { site } from './site'
-import { visitorContent as content } from './visitor/content'
+import { type VisitorContent, visitorContent } from './visitor/content'
 import { type Choices, VisitorGonePage, VisitorPage } from './visitor/page'
 
-const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
-const choices: Choices = {
-  breeds: [...new Set(breedList.map((breed) => breed.name))].sort((a, b) => a.localeCompare(b, 'en')),
-  countries: COUNTRY_CODES.map((code) => ({ code, name: countryNames.of(code) ?? code })).sort((a, b) =>
-    a.name.localeCompare(b.name, 'en'),
-  ),
+// Breed names stay as the breed clubs write them; country names are the reader's language's own.
+const breeds = [...new Set(breedList.map((breed) => breed.name))].sort((a, b) => a.localeCompare(b, 'en'))
+
+/** Each language's words and choices, made once. */
+const languages = new Map<Locale, { content: VisitorContent; choices: Choices }>(
+  LOCALES.map((locale) => {
+    const names = new Intl.DisplayNames([locale], { type: 'region' })
+    const countries = COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
+      a.name.localeCompare(b.name, locale),
+    )
+    const choices: Choices = { breeds, countries, languages: LOCALES.map((other) => ({ locale: other, name: languageName(other) })) }
+    return [locale, { content: visitorContent(locale), choices }]
+  }),
+)
+const language = (locale: Locale) => {
+  const found = languages.get(locale) ?? languages.get('en')
+  if (!found) throw new Error('no English visitor page')
+  return found
 }
 
 export const visitor: VisitorRender = {
   site: { productName: site.productName, supportEmail: site.supportEmail },
-  page: (view, error) => ({
-    title: content.title,
-    html: renderToStaticMarkup(<VisitorPage view={view} content={content} choices={choices} brand={site.productName} error={error} />),
-  }),
-  gone: (why) => ({
-    title: content.gone[why].title,
-    html: renderToStaticMarkup(<VisitorGonePage why={why} content={content} brand={site.productName} />),
-  }),
+  page: (view, error) => {
+    const { content, choices } = language(view.locale)
+    return {
+      title: content.title,
+      html: renderToStaticMarkup(<VisitorPage view={view} content={content} choices={choices} brand={site.productName} error={error} />),
+    }
+  },
+  gone: (why, locale) => {
+    const { content } = language(locale)
+    return {
+      title: content.gone[why].title,
+      html: renderToStaticMarkup(<VisitorGonePage why={why} content={content} brand={site.productName} />),
+    }
+  },
 }

@@ -1,4 +1,5 @@
-import { PawPrint } from 'lucide-react'
+import { PawPrint } from 'lucide'
+import { SvgIcon } from './components/svg-icon'
 import type { Content } from './content'
 
 /** The page for an unknown address: the site's look, a way home, no script. */
@@ -8,7 +9,7 @@ export function NotFound({ content, brand }: { content: Content['notFound']; bra
       <div className="max-w-md text-center">
         <p className="inline-flex items-center gap-2 text-xl font-bold">
           <span className="grid size-9 place-items-center rounded-xl bg-brand-600">
-            <PawPrint aria-hidden="true" className="size-5" />
+            <SvgIcon icon={PawPrint} className="size-5" />
           </span>
           {brand}
         </p>

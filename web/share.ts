@@ -2,6 +2,7 @@
 // canonical link, Open Graph and Twitter card tags, JSON-LD, icons and manifest, and the files
 // crawlers and chat apps ask for. The build (scripts/build.mjs) writes the files and renders the
 // images' SVG to PNG; everything they say comes from web/content.ts and SITE_URL.
+import { DEFAULT_LOCALE, LOCALES, type Locale, localePath, OG_LOCALES } from '../contract/locales'
 import type { Content } from './content'
 import faviconSvg from './share/favicon.svg?raw'
 import ogTemplate from './share/og-image.svg?raw'
@@ -24,50 +25,87 @@ export interface ShareImage {
 export interface ShareKit {
   /** Tags for the page's <head>. */
   head: string
-  /** Text files by path: robots.txt, sitemap.xml, the SVG favicon. */
-  files: Record<string, string>
+  /** The link preview in the page's language. */
   images: ShareImage[]
 }
 
 type ShareContent = Pick<Content, 'meta' | 'hero' | 'waitlist' | 'footer'>
 
-export function shareKit(site: Site, content: ShareContent, builtAt: Date): ShareKit {
-  const home = `${site.siteUrl}/`
+/** The link preview of a language: `/og-image.png` for English, `/og-image-de.png` for German. */
+export const ogImagePath = (locale: Locale) => (locale === DEFAULT_LOCALE ? OG_IMAGE.path : `/og-image-${locale}.png`)
+
+/** The icons, one set for every language. */
+const ICONS = {
+  png32: { path: '/favicon-32.png', svg: () => icon({ rounded: true, scale: 1 }), width: 32, height: 32 },
+  // iOS rounds the corners itself and shows transparency as black: a full square.
+  apple: { path: '/apple-touch-icon.png', svg: () => icon({ rounded: false, scale: 0.8 }), width: 180, height: 180 },
+  any192: { path: '/icon-192.png', svg: () => icon({ rounded: true, scale: 1 }), width: 192, height: 192 },
+  any512: { path: '/icon-512.png', svg: () => icon({ rounded: true, scale: 1 }), width: 512, height: 512 },
+  // Android crops maskable icons to a circle or squircle: the paw stays inside the safe zone.
+  maskable: { path: '/icon-maskable-512.png', svg: () => icon({ rounded: false, scale: 0.7 }), width: 512, height: 512 },
+}
+
+/** The favicon, robots.txt and the sitemap (every language, each with its alternates), and the icons. */
+export function siteFiles(site: Site, builtAt: Date): { files: Record<string, string>; images: ShareImage[] } {
+  const url = (path: string) => `${site.siteUrl}${path}`
+  const lastmod = builtAt.toISOString().slice(0, 10)
+  const alternates = [
+    ...LOCALES.map((locale) => `<xhtml:link rel="alternate" hreflang="${locale}" href="${escapeHtml(url(localePath(locale)))}"/>`),
+    `<xhtml:link rel="alternate" hreflang="x-default" href="${escapeHtml(url('/'))}"/>`,
+  ]
+  return {
+    files: {
+      '/favicon.svg': faviconSvg,
+      // The operators' page and the form and API routes are not for search engines.
+      '/robots.txt': `User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /join\nDisallow: /rest/\n\nSitemap: ${url('/sitemap.xml')}\n`,
+      '/sitemap.xml': [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+        ...LOCALES.map(
+          (locale) => `  <url><loc>${escapeHtml(url(localePath(locale)))}</loc><lastmod>${lastmod}</lastmod>${alternates.join('')}</url>`,
+        ),
+        '</urlset>',
+        '',
+      ].join('\n'),
+    },
+    images: Object.values(ICONS).map(({ svg, ...image }) => ({ ...image, svg: svg() })),
+  }
+}
+
+/** The head of one language's page: canonical to itself, every language as an alternate, its share tags and JSON-LD. */
+export function shareKit(site: Site, content: ShareContent): ShareKit {
   const url = (path: string) => `${site.siteUrl}${path}`
   const { meta, hero } = content
+  const locale = meta.lang
+  const home = url(localePath(locale))
+  const siteHome = url('/')
+  const image = url(ogImagePath(locale))
   const imageAlt = `${site.productName}: ${hero.headline}`
-  const icons = {
-    png32: { path: '/favicon-32.png', svg: icon({ rounded: true, scale: 1 }), width: 32, height: 32 },
-    // iOS rounds the corners itself and shows transparency as black: a full square.
-    apple: { path: '/apple-touch-icon.png', svg: icon({ rounded: false, scale: 0.8 }), width: 180, height: 180 },
-    any192: { path: '/icon-192.png', svg: icon({ rounded: true, scale: 1 }), width: 192, height: 192 },
-    any512: { path: '/icon-512.png', svg: icon({ rounded: true, scale: 1 }), width: 512, height: 512 },
-    // Android crops maskable icons to a circle or squircle: the paw stays inside the safe zone.
-    maskable: { path: '/icon-maskable-512.png', svg: icon({ rounded: false, scale: 0.7 }), width: 512, height: 512 },
-  } satisfies Record<string, ShareImage>
+  const icons = ICONS
 
   const structuredData = {
     '@context': 'https://schema.org',
     '@graph': [
       {
         '@type': 'Organization',
-        '@id': `${home}#organization`,
+        '@id': `${siteHome}#organization`,
         name: site.productName,
-        url: home,
+        url: siteHome,
         logo: url(icons.any512.path),
         email: site.supportEmail,
         contactPoint: { '@type': 'ContactPoint', contactType: 'customer support', email: site.supportEmail },
       },
       {
         '@type': 'MobileApplication',
-        '@id': `${home}#app`,
+        '@id': `${siteHome}#app`,
         name: site.productName,
         description: meta.description,
+        inLanguage: locale,
         url: home,
-        image: url(OG_IMAGE.path),
+        image,
         operatingSystem: 'iOS',
         applicationCategory: 'LifestyleApplication',
-        publisher: { '@id': `${home}#organization` },
+        publisher: { '@id': `${siteHome}#organization` },
       },
     ],
   }
@@ -92,6 +130,12 @@ export function shareKit(site: Site, content: ShareContent, builtAt: Date): Shar
 
   const tags: [string, Record<string, string>][] = [
     ['link', { rel: 'canonical', href: home }],
+    // Every language, this one too, and English as the default (each page lists the same set).
+    ...LOCALES.map((other): [string, Record<string, string>] => [
+      'link',
+      { rel: 'alternate', hreflang: other, href: url(localePath(other)) },
+    ]),
+    ['link', { rel: 'alternate', hreflang: 'x-default', href: siteHome }],
     // The manifest travels inside the HTML (a data: URL): found without JavaScript, and no request
     // of its own before the first paint (docs/performance.md). A favicon is asked for only after
     // the page has loaded, so it stays a file.
@@ -106,8 +150,12 @@ export function shareKit(site: Site, content: ShareContent, builtAt: Date): Shar
     ['meta', { property: 'og:title', content: meta.title }],
     ['meta', { property: 'og:description', content: meta.description }],
     ['meta', { property: 'og:url', content: home }],
-    ['meta', { property: 'og:locale', content: 'en_US' }],
-    ['meta', { property: 'og:image', content: url(OG_IMAGE.path) }],
+    ['meta', { property: 'og:locale', content: OG_LOCALES[locale] }],
+    ...LOCALES.filter((other) => other !== locale).map((other): [string, Record<string, string>] => [
+      'meta',
+      { property: 'og:locale:alternate', content: OG_LOCALES[other] },
+    ]),
+    ['meta', { property: 'og:image', content: image }],
     ['meta', { property: 'og:image:type', content: 'image/png' }],
     ['meta', { property: 'og:image:width', content: String(OG_IMAGE.width) }],
     ['meta', { property: 'og:image:height', content: String(OG_IMAGE.height) }],
@@ -115,7 +163,7 @@ export function shareKit(site: Site, content: ShareContent, builtAt: Date): Shar
     ['meta', { name: 'twitter:card', content: 'summary_large_image' }],
     ['meta', { name: 'twitter:title', content: meta.title }],
     ['meta', { name: 'twitter:description', content: meta.description }],
-    ['meta', { name: 'twitter:image', content: url(OG_IMAGE.path) }],
+    ['meta', { name: 'twitter:image', content: image }],
     ['meta', { name: 'twitter:image:alt', content: imageAlt }],
   ]
   const head = [
@@ -130,22 +178,7 @@ export function shareKit(site: Site, content: ShareContent, builtAt: Date): Shar
     `<script type="application/ld+json">${JSON.stringify(structuredData).replace(/</g, '\\u003c')}</script>`,
   ].join('\n    ')
 
-  return {
-    head,
-    files: {
-      '/favicon.svg': faviconSvg,
-      // The operators' page and the form and API routes are not for search engines.
-      '/robots.txt': `User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /join\nDisallow: /rest/\n\nSitemap: ${url('/sitemap.xml')}\n`,
-      '/sitemap.xml': [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-        `  <url><loc>${escapeHtml(home)}</loc><lastmod>${builtAt.toISOString().slice(0, 10)}</lastmod></url>`,
-        '</urlset>',
-        '',
-      ].join('\n'),
-    },
-    images: [...Object.values(icons), { ...OG_IMAGE, svg: ogImage(site, content) }],
-  }
+  return { head, images: [{ ...OG_IMAGE, path: ogImagePath(locale), svg: ogImage(site, content) }] }
 }
 
 /** The paw of the favicon on the brand colour, the paw scaled about the centre. */

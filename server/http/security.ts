@@ -23,10 +23,10 @@ const PREFLIGHT_MAX_AGE_S = 3600
 /**
  * The CSP sources that allow the page's inline scripts, one `'sha256-…'` per script in `html`:
  * the build's loader that imports the bundle after the first paint (scripts/build.mjs,
- * `deferScript`). JSON-LD is data, never run, and needs none.
+ * `deferScript`). JSON-LD and the islands' words are data, never run, and need none.
  */
 export function inlineScriptSources(html: string): string[] {
-  return [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([^]*?)<\/script>/g)].map(
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/(?:ld\+)?json)[^>]*>([^]*?)<\/script>/g)].map(
     ([, code = '']) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`,
   )
 }

@@ -13,7 +13,8 @@ export async function staticFiles(app: FastifyInstance, { root, landingPageServe
     root,
     wildcard: false,
     index: landingPageServed ? false : ['index.html'],
-    globIgnore: landingPageServed ? ['index.html', 'index.html.*'] : [],
+    // Every language's page goes out through landing-page.ts (the root's and each folder's index.html).
+    globIgnore: landingPageServed ? ['index.html', 'index.html.*', '*/index.html', '*/index.html.*'] : [],
     preCompressed: true,
     // The compressed copies are served in place of their original, never by their own name; the
     // operators' page only at /admin (server/operators), the 404 page only as an answer.

@@ -2,7 +2,16 @@
 // placeholders filled, in the product's template, with the recipient's own links and the one-click
 // unsubscribe headers every mail has (compose.ts).
 import { Marked } from 'marked'
-import { MAX_MARKDOWN_LENGTH, MAX_SUBJECT_LENGTH, type Placeholder, PLACEHOLDERS, placeholdersIn } from '../../contract/campaigns.js'
+import {
+  byLanguage,
+  type Localized,
+  MAX_MARKDOWN_LENGTH,
+  MAX_SUBJECT_LENGTH,
+  type Placeholder,
+  PLACEHOLDERS,
+  placeholdersIn,
+} from '../../contract/campaigns.js'
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales.js'
 import type { MailCopy } from './content.js'
 import { layoutHtml, type MailLinks, type RenderedMail, textFooter } from './templates.js'
 
@@ -84,7 +93,57 @@ export function renderCampaign(campaign: { subject: string; markdown: string }, 
       footer: copy.footer,
       links,
       product: copy.product,
+      lang: copy.locale,
     }),
     text: `${text.trimEnd()}\n\n${textFooter(copy.footer, links)}`,
   }
+}
+
+/** A campaign's words per language: English, and any other language it was written in. */
+export type CampaignWords = { en: { subject: string; markdown: string } } & Partial<Record<Locale, { subject: string; markdown: string }>>
+
+/**
+ * The words of a campaign as sent (each field a string, English, or an object keyed by language),
+ * checked language by language: English is required, a language needs both a subject and a
+ * message, and each problem names its field (`markdown.de: must not be empty`).
+ */
+export function campaignWords(
+  campaign: { subject: Localized; markdown: Localized },
+  appStoreUrl: string | undefined,
+): { ok: true; words: CampaignWords } | { ok: false; problems: string[] } {
+  const subjects = byLanguage(campaign.subject)
+  const markdowns = byLanguage(campaign.markdown)
+  const perLanguage = typeof campaign.subject !== 'string' || typeof campaign.markdown !== 'string'
+  const problems: string[] = []
+  const words: Partial<Record<Locale, { subject: string; markdown: string }>> = {}
+  for (const locale of LOCALES) {
+    const subject = subjects[locale]
+    const markdown = markdowns[locale]
+    if (subject === undefined && markdown === undefined && locale !== DEFAULT_LOCALE) continue
+    const field = (name: 'subject' | 'markdown') => (perLanguage ? `${name}.${locale}` : name)
+    if (subject === undefined)
+      problems.push(`${field('subject')}: ${locale === DEFAULT_LOCALE ? 'English is required' : 'missing (the message is given)'}`)
+    if (markdown === undefined)
+      problems.push(`${field('markdown')}: ${locale === DEFAULT_LOCALE ? 'English is required' : 'missing (the subject is given)'}`)
+    if (subject === undefined || markdown === undefined) continue
+    for (const problem of campaignProblems({ subject, markdown }, appStoreUrl))
+      problems.push(problem.replace(/^(subject|markdown):/, (_, name: 'subject' | 'markdown') => `${field(name)}:`))
+    words[locale] = { subject: subject.trim(), markdown }
+  }
+  const english = words.en
+  if (problems.length > 0 || !english) return { ok: false, problems }
+  return { ok: true, words: { ...words, en: english } }
+}
+
+/**
+ * What a reader of `locale` gets of a campaign: its words in that language if it was written in
+ * it, else the English, and the language the whole mail speaks with them (its greeting and
+ * footer too: a mail never mixes two languages).
+ */
+export function campaignIn(
+  campaign: { subject: string; markdown: string; translations: Partial<Record<Locale, { subject: string; markdown: string }>> },
+  locale: Locale,
+): { words: { subject: string; markdown: string }; locale: Locale } {
+  const translated = campaign.translations[locale]
+  return translated ? { words: translated, locale } : { words: campaign, locale: DEFAULT_LOCALE }
 }

@@ -3,8 +3,9 @@
 // every attempt (Message-ID, Date) and let a mailbox unsubscribe in one click (RFC 8058).
 import { ONE_CLICK_FIELD, ONE_CLICK_VALUE, VISITOR_PATH } from '../../contract/visitor.js'
 import type { Campaign, ClaimedMail, WaitlistStore } from '../store/types.js'
-import { renderCampaign } from './campaign.js'
-import { type MailCopy, mailCopy } from './content.js'
+import type { Locale } from '../../contract/locales.js'
+import { campaignIn, renderCampaign } from './campaign.js'
+import { type MailCopy, mailCopies } from './content.js'
 import { type MailLinks, type RenderedMail, renderConfirmation } from './templates.js'
 import type { OutgoingMail } from './transport.js'
 
@@ -13,8 +14,11 @@ export interface ComposerOptions {
   product: string
   /** The public address the links start with (SITE_URL, or where the server listens). */
   siteUrl: () => string
-  /** Campaign mails: the campaign's message for these links (issue 13); absent, they cannot be made. */
-  campaign?: (campaignId: number, links: MailLinks, copy: MailCopy) => Promise<RenderedMail>
+  /**
+   * Campaign mails: the campaign's message for these links, for a reader of that language, its
+   * words from `copyIn` (issue 13); absent, they cannot be made.
+   */
+  campaign?: (campaignId: number, links: MailLinks, locale: Locale, copyIn: (locale: Locale) => MailCopy) => Promise<RenderedMail>
 }
 
 /** The domain of the sender's address, for the Message-ID's right part. */
@@ -29,13 +33,14 @@ export function pageLinks(siteUrl: string, token: string): MailLinks {
 }
 
 export function createComposer(options: ComposerOptions): (mail: ClaimedMail) => Promise<OutgoingMail> {
-  const copy = mailCopy(options.product)
+  const copyIn = mailCopies(options.product)
   const domain = senderDomain(options.mailFrom)
   return async (mail) => {
+    // The recipient's language, as it is when the mail is claimed (docs/decisions/016-languages.md).
     const links = pageLinks(options.siteUrl(), mail.token)
     let rendered: RenderedMail
-    if (mail.kind === 'confirm') rendered = renderConfirmation(copy, links)
-    else if (mail.campaignId !== null && options.campaign) rendered = await options.campaign(mail.campaignId, links, copy)
+    if (mail.kind === 'confirm') rendered = renderConfirmation(copyIn(mail.locale), links)
+    else if (mail.campaignId !== null && options.campaign) rendered = await options.campaign(mail.campaignId, links, mail.locale, copyIn)
     else throw new Error(`a ${mail.kind} mail without its campaign`)
     return {
       from: options.mailFrom,
@@ -57,13 +62,15 @@ export function createComposer(options: ComposerOptions): (mail: ClaimedMail) =>
  */
 export function campaignRenderer(store: WaitlistStore, appStoreUrl: () => string): NonNullable<ComposerOptions['campaign']> {
   const cache = new Map<number, Campaign>()
-  return async (campaignId, links, copy) => {
+  return async (campaignId, links, locale, copyIn) => {
     let campaign = cache.get(campaignId)
     if (!campaign) {
       campaign = await store.campaigns.get(campaignId)
       if (!campaign) throw new Error(`campaign ${campaignId} is gone`)
       cache.set(campaignId, campaign)
     }
-    return renderCampaign(campaign, { ...links, appStore: appStoreUrl() }, copy)
+    // The recipient's language if the campaign was written in it, else English, the whole mail.
+    const chosen = campaignIn(campaign, locale)
+    return renderCampaign(chosen.words, { ...links, appStore: appStoreUrl() }, copyIn(chosen.locale))
   }
 }

@@ -1,8 +1,12 @@
-// Every word of the mails. Templates (templates.ts) are layout only, so a copy edit never touches
-// markup, and tests import the expected words from here.
+// Every word of the mails, in the recipient's language, from the catalogue (locales/, the same
+// one the pages are built from). Templates (templates.ts) are layout only, so a copy edit never
+// touches markup, and tests import the expected words from here.
+import { DEFAULT_LOCALE, type Locale } from '../../contract/locales.js'
+import { translator } from '../../locales/index.js'
 
 export interface MailCopy {
   product: string
+  locale: Locale
   /** Under every mail: why it came, and how to stop it. */
   footer: { why: string; page: string; unsubscribe: string }
   confirmation: {
@@ -21,26 +25,31 @@ export interface MailCopy {
   }
 }
 
-export function mailCopy(product: string): MailCopy {
+export function mailCopy(product: string, locale: Locale = DEFAULT_LOCALE): MailCopy {
+  const t = translator(locale, { product })
   return {
     product,
-    footer: {
-      why: `You receive this because this address joined the ${product} waitlist.`,
-      page: 'Your page: see, change or delete what we keep',
-      unsubscribe: 'Stop e-mails',
-    },
+    locale,
+    footer: { why: t('mail.footer.why'), page: t('mail.footer.page'), unsubscribe: t('mail.footer.unsubscribe') },
     confirmation: {
-      subject: `Confirm your place on the ${product} waitlist`,
-      preheader: 'One tap to confirm, and tell us about your dogs if you like.',
-      heading: "You're on the list",
-      paragraphs: [
-        `Thanks for joining the ${product} waitlist. We'll write when the app is ready for you, and not before.`,
-        'Please confirm that this address is yours. On the same page you can tell us whether you breed, own or love dogs, which breeds and where you are, so we can open the app first where breeders and owners are waiting for each other.',
-      ],
-      button: 'Confirm my address',
-      afterButton: ['Did not sign up? Ignore this mail, or stop our e-mails with the link below: nothing more will come.'],
-      linkIntro: 'Confirm and see your page:',
-      signOff: `The ${product} team`,
+      subject: t('mail.confirmation.subject'),
+      preheader: t('mail.confirmation.preheader'),
+      heading: t('mail.confirmation.heading'),
+      paragraphs: t.list('mail.confirmation.paragraphs'),
+      button: t('mail.confirmation.button'),
+      afterButton: t.list('mail.confirmation.afterButton'),
+      linkIntro: t('mail.confirmation.linkIntro'),
+      signOff: t('mail.confirmation.signOff'),
     },
+  }
+}
+
+/** The mails' words in every language, made once. */
+export function mailCopies(product: string): (locale: Locale) => MailCopy {
+  const made = new Map<Locale, MailCopy>()
+  return (locale) => {
+    let copy = made.get(locale)
+    if (!copy) made.set(locale, (copy = mailCopy(product, locale)))
+    return copy
   }
 }

@@ -35,6 +35,8 @@ export interface Layout {
   footer: MailCopy['footer']
   links: MailLinks
   product: string
+  /** The mail's language (its <html lang>). */
+  lang: string
 }
 
 /** The HTML part around any body. */
@@ -45,7 +47,7 @@ export function layoutHtml(mail: Layout): string {
       </td></tr></table>`
     : ''
   return `<!doctype html>
-<html lang="en">
+<html lang="${escape(mail.lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -111,6 +113,7 @@ export function renderConfirmation(copy: MailCopy, links: MailLinks): RenderedMa
       footer: copy.footer,
       links,
       product: copy.product,
+      lang: copy.locale,
     }),
     text: `${c.heading}\n\n${c.paragraphs.join('\n\n')}\n\n${c.linkIntro}\n${links.page}\n\n${c.afterButton.join('\n\n')}\n\n${c.signOff}\n\n${textFooter(copy.footer, links)}`,
   }

@@ -6,12 +6,13 @@ import { randomUUID } from 'node:crypto'
 import type { CampaignDraft, CampaignProgress, CampaignRequest } from '../../contract/campaigns.js'
 import { MAX_MARKDOWN_LENGTH, MAX_SUBJECT_LENGTH } from '../../contract/campaigns.js'
 import { COUNTRY_CODES } from '../../contract/countries.js'
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales.js'
 import { MAX_BREED_LENGTH, ROLES, VISITOR_PATH } from '../../contract/visitor.js'
 import { MAX_ATTRIBUTION_LENGTH } from '../../contract/waitlist.js'
 import { HttpError } from '../http/errors.js'
-import { campaignProblems, renderCampaign } from '../mail/campaign.js'
+import { campaignIn, campaignWords, renderCampaign } from '../mail/campaign.js'
 import { senderDomain } from '../mail/compose.js'
-import { mailCopy } from '../mail/content.js'
+import { mailCopies } from '../mail/content.js'
 import { isValidEmail } from '../waitlist/check-row.js'
 
 /** A date, or a date and time with its zone: what `since` and `until` take. */
@@ -29,9 +30,23 @@ const segmentSchema = {
     sources: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: MAX_ATTRIBUTION_LENGTH } },
     includeUnconfirmed: { type: 'boolean' },
     invitedAtLeast: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+    locales: { type: 'array', maxItems: LOCALES.length, uniqueItems: true, items: { type: 'string', enum: LOCALES } },
     readyCountries: { type: 'boolean' },
   },
 } as const
+
+/** A campaign's subject or message: a string (English), or an object of the languages it is written in. */
+const localizedSchema = (maxLength: number) =>
+  ({
+    anyOf: [
+      { type: 'string', minLength: 1, maxLength },
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(LOCALES.map((locale) => [locale, { type: 'string', minLength: 1, maxLength }])),
+      },
+    ],
+  }) as const
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const
 
@@ -41,7 +56,7 @@ export interface CampaignRoutesOptions {
 }
 
 export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFrom }: CampaignRoutesOptions) {
-  const copy = mailCopy(app.productName)
+  const copyIn = mailCopies(app.productName)
   /** The links a preview or a test shows: the real page link is each recipient's own. */
   const sampleLinks = () => {
     const page = `${app.siteUrl()}${VISITOR_PATH}/your-own-link`
@@ -66,8 +81,8 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
           additionalProperties: false,
           required: ['subject', 'markdown', 'segment', 'send'],
           properties: {
-            subject: { type: 'string', minLength: 1, maxLength: MAX_SUBJECT_LENGTH },
-            markdown: { type: 'string', minLength: 1, maxLength: MAX_MARKDOWN_LENGTH },
+            subject: localizedSchema(MAX_SUBJECT_LENGTH),
+            markdown: localizedSchema(MAX_MARKDOWN_LENGTH),
             segment: segmentSchema,
             send: { type: 'boolean' },
           },
@@ -76,12 +91,14 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
     },
     async (request, reply) => {
       const body = request.body as CampaignRequest
-      const problems = campaignProblems(body, appStoreUrl)
+      const checked = campaignWords(body, appStoreUrl)
+      const problems = checked.ok ? [] : checked.problems
       if (body.segment.since && body.segment.until && Date.parse(body.segment.until) <= Date.parse(body.segment.since)) {
         problems.push('segment/until: must come after segment/since')
       }
-      if (problems.length > 0) throw new HttpError(400, 'invalid_campaign', problems.join('; '))
-      const id = await app.store.campaigns.create({ subject: body.subject.trim(), markdown: body.markdown, segment: body.segment })
+      if (!checked.ok || problems.length > 0) throw new HttpError(400, 'invalid_campaign', problems.join('; '))
+      const { en, ...translations } = checked.words
+      const id = await app.store.campaigns.create({ ...en, translations, segment: body.segment })
       request.log.info({ campaign: id, send: body.send }, 'admin: campaign made')
       if (body.send) {
         const sent = await app.store.campaigns.send(id)
@@ -89,8 +106,15 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
         return reply.code(201).send({ id, recipients: sent?.recipients ?? 0 })
       }
       const recipients = await app.store.campaigns.count(body.segment)
-      const rendered = renderCampaign(body, sampleLinks(), copy)
-      return reply.code(201).send({ id, recipients, html: rendered.html, text: rendered.text } satisfies CampaignDraft)
+      // Every language it was written in, as its recipients will see it (with sample links).
+      const previews: CampaignDraft['previews'] = {}
+      for (const [locale, words] of Object.entries(checked.words) as [Locale, { subject: string; markdown: string }][]) {
+        const rendered = renderCampaign(words, sampleLinks(), copyIn(locale))
+        previews[locale] = { subject: rendered.subject, html: rendered.html, text: rendered.text }
+      }
+      return reply
+        .code(201)
+        .send({ id, recipients, html: previews.en?.html ?? '', text: previews.en?.text ?? '', previews } satisfies CampaignDraft)
     },
   )
 
@@ -128,18 +152,20 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
           type: 'object',
           additionalProperties: false,
           required: ['email'],
-          properties: { email: { type: 'string', maxLength: 254 } },
+          // The language to test in (default English; one the campaign was not written in gets English, as a recipient would).
+          properties: { email: { type: 'string', maxLength: 254 }, locale: { type: 'string', enum: LOCALES } },
         },
       },
     },
     async (request) => {
       const { id } = request.params as { id: number }
-      const { email } = request.body as { email: string }
+      const { email, locale = DEFAULT_LOCALE } = request.body as { email: string; locale?: Locale }
       if (!isValidEmail(email)) throw new HttpError(400, 'invalid_email', 'email: not an address a mail can go to')
       const campaign = await app.store.campaigns.get(id)
       if (!campaign) throw new HttpError(404, 'not_found', `No campaign ${id}`)
       const links = sampleLinks()
-      const rendered = renderCampaign(campaign, links, copy)
+      const chosen = campaignIn(campaign, locale)
+      const rendered = renderCampaign(chosen.words, links, copyIn(chosen.locale))
       try {
         await app.transport.send({
           from: mailFrom,

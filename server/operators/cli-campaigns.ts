@@ -2,11 +2,12 @@
 // create | send | status [--follow] | pause | resume | list`). The running server sends the mails;
 // these commands queue, watch and hold them through the store, as the admin page does.
 import { readFileSync } from 'node:fs'
-import type { CampaignProgress, Segment } from '../../contract/campaigns.js'
+import type { CampaignProgress, CampaignRequest, Segment } from '../../contract/campaigns.js'
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales.js'
 import { isCountryCode } from '../../contract/countries.js'
 import { ROLES, type Role, VISITOR_PATH } from '../../contract/visitor.js'
 import type { Config } from '../config.js'
-import { campaignProblems, renderCampaign } from '../mail/campaign.js'
+import { campaignWords, renderCampaign } from '../mail/campaign.js'
 import { mailCopy } from '../mail/content.js'
 import type { WaitlistStore } from '../store/index.js'
 
@@ -24,6 +25,9 @@ export interface CampaignOptions {
   'include-unconfirmed'?: boolean | undefined
   'invited-at-least'?: string | undefined
   'ready-countries'?: boolean | undefined
+  locale?: string[] | undefined
+  /** --subject-de, --markdown-file-de and so on: a language besides English. */
+  [translation: `subject-${string}` | `markdown-file-${string}`]: string | undefined
   'dry-run'?: boolean | undefined
   follow?: boolean | undefined
 }
@@ -68,6 +72,12 @@ export function segmentOf(options: CampaignOptions): Segment {
     segment.invitedAtLeast = Number(invited)
   }
   if (options['ready-countries']) segment.readyCountries = true
+  const locales = (options.locale ?? []).map((locale) => {
+    if (!(LOCALES as readonly string[]).includes(locale))
+      throw new UsageError(`--locale: expected one of ${LOCALES.join(', ')}, got "${locale}"`)
+    return locale as Locale
+  })
+  if (locales.length > 0) segment.locales = locales
   return segment
 }
 
@@ -103,28 +113,44 @@ export async function runCampaign(
       if (!subject) throw new UsageError('campaign create: --subject is needed')
       const file = options['markdown-file']
       if (!file) throw new UsageError('campaign create: --markdown-file is needed (the message, in Markdown)')
-      let markdown: string
-      try {
-        markdown = readFileSync(file, 'utf8')
-      } catch {
-        throw new UsageError(`--markdown-file: cannot read "${file}"`)
+      const read = (path: string, option: string) => {
+        try {
+          return readFileSync(path, 'utf8')
+        } catch {
+          throw new UsageError(`--${option}: cannot read "${path}"`)
+        }
       }
-      const problems = campaignProblems({ subject, markdown }, config.APP_STORE_URL)
-      if (problems.length > 0) throw new UsageError(problems.join('\n'))
+      // English, and each other language given as --subject-de with --markdown-file-de.
+      const subjects: Record<string, string> = { en: subject }
+      const markdowns: Record<string, string> = { en: read(file, 'markdown-file') }
+      for (const locale of LOCALES.filter((l) => l !== DEFAULT_LOCALE)) {
+        const localSubject = options[`subject-${locale}`]
+        const localFile = options[`markdown-file-${locale}`]
+        if (localSubject !== undefined) subjects[locale] = localSubject
+        if (localFile !== undefined) markdowns[locale] = read(localFile, `markdown-file-${locale}`)
+      }
+      const checked = campaignWords(
+        { subject: subjects as CampaignRequest['subject'], markdown: markdowns as CampaignRequest['markdown'] },
+        config.APP_STORE_URL,
+      )
+      if (!checked.ok) throw new UsageError(checked.problems.join('\n'))
+      const { en: words, ...translations } = checked.words
+
       const segment = segmentOf(options)
       const recipients = await store.campaigns.count(segment)
       if (options['dry-run']) {
         const site = config.SITE_URL ?? `http://localhost:${config.PORT}`
         const page = `${site}${VISITOR_PATH}/your-own-link`
-        const rendered = renderCampaign(
-          { subject, markdown },
-          { page, unsubscribe: `${page}/unsubscribe`, appStore: config.APP_STORE_URL ?? site },
-          mailCopy(product),
-        )
-        io.out(`dry run: ${count(recipients)} recipients; nothing was saved\n\nSubject: ${rendered.subject}\n\n${rendered.text}`)
+        io.out(`dry run: ${count(recipients)} recipients; nothing was saved\n`)
+        // Each language it is written in, as its recipients will get it.
+        for (const [locale, localWords] of Object.entries(checked.words) as [Locale, { subject: string; markdown: string }][]) {
+          const links = { page, unsubscribe: `${page}/unsubscribe`, appStore: config.APP_STORE_URL ?? site }
+          const rendered = renderCampaign(localWords, links, mailCopy(product, locale))
+          io.out(`\n--- ${locale} ---\nSubject: ${rendered.subject}\n\n${rendered.text}`)
+        }
         return 0
       }
-      const id = await store.campaigns.create({ subject, markdown, segment })
+      const id = await store.campaigns.create({ ...words, translations, segment })
       io.out(`campaign ${id}: a draft for ${count(recipients)} recipients\nsend it with: npm run -s waitlist -- campaign send ${id}\n`)
       return 0
     }

@@ -5,6 +5,7 @@ import { createWriteStream } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { parseArgs } from 'node:util'
 import { MAIL_STATES } from '../../contract/admin-api.js'
+import { DEFAULT_LOCALE, LOCALES } from '../../contract/locales.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { createStore, type WaitlistStore } from '../store/index.js'
 import { printSegments, runCampaign, UsageError } from './cli-campaigns.js'
@@ -25,7 +26,8 @@ Commands:
   segments                              the demand map: roles per country, top breeds, confirmed or not
   campaign create --subject S --markdown-file F [--role R]… [--country C]… [--breed B]…
                   [--source S]… [--since DATE] [--until DATE] [--include-unconfirmed]
-                  [--invited-at-least N] [--ready-countries] [--dry-run]
+                                    [--invited-at-least N] [--ready-countries] [--locale L]…
+                  [--subject-de S --markdown-file-de F]… [--dry-run]
                                         a draft for a segment (confirmed addresses only unless told);
                                         --dry-run counts and renders it, and saves nothing
   campaign send ID                      queue its mails (once per recipient, however often sent)
@@ -39,7 +41,10 @@ Commands:
                                         views, visitors, sign-ups, confirmed, profiled and inviters
                                         per UTC day (default: the last 30), and per source
 
-Roles: breeder, owner, club, enthusiast. Countries: ISO 3166-1 codes (GB, FR…). The running
+Roles: breeder, owner, club, enthusiast. Countries: ISO 3166-1 codes (GB, FR…). Languages: en, de,
+fr, es, it, pl: --locale picks the recipients who read one; --subject-de and --markdown-file-de (and
+so on) give the campaign in that language besides English, and each recipient gets their own
+language's words, else English. The running
 server sends campaign mails at MAIL_RATE_PER_SECOND; these commands queue and watch them.
 
 DATE is an ISO 8601 date or moment, e.g. 2026-11-01 or 2026-11-01T12:00:00Z (UTC).
@@ -107,6 +112,14 @@ export async function main(argv: string[]): Promise<number> {
       'dry-run': { type: 'boolean' },
       follow: { type: 'boolean' },
       set: { type: 'string' },
+      locale: { type: 'string', multiple: true },
+      // A campaign's words in a language besides English: --subject-de, --markdown-file-de…
+      ...Object.fromEntries(
+        LOCALES.filter((locale) => locale !== DEFAULT_LOCALE).flatMap((locale) => [
+          [`subject-${locale}`, { type: 'string' as const }],
+          [`markdown-file-${locale}`, { type: 'string' as const }],
+        ]),
+      ),
       'invited-at-least': { type: 'string' },
       'ready-countries': { type: 'boolean' },
     },

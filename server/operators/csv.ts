@@ -17,6 +17,7 @@ export const CSV_COLUMNS = [
   'mail_state',
   'invited_by',
   'invites_confirmed',
+  'locale',
 ] as const
 
 /** Several breeds in one cell, as a spreadsheet user would type them. */

@@ -2,6 +2,7 @@ import pg from 'pg'
 import { randomBytes } from 'node:crypto'
 import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
 import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
+import type { Locale } from '../../contract/locales.js'
 import { DAILY_INVITE_CREDITS, DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../contract/growth.js'
 import { mailboxKey } from '../growth/mailbox.js'
 import { hashToken, newInviteCode, newToken } from '../secrets.js'
@@ -40,7 +41,7 @@ import {
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 const COLUMNS = `waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at,
   utm_source, utm_medium, utm_campaign, referrer, ${iso('confirmed_at')} AS confirmed_at,
-  ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country, invited_by::int AS invited_by,
+  ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country, invited_by::int AS invited_by, locale,
   (SELECT count(*)::int FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
 /** The state of the sign-up's latest mail. */
 const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.id ORDER BY outbox.id DESC LIMIT 1) AS mail_state'
@@ -52,11 +53,11 @@ const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.
  */
 const ADD_SIGNUPS = `
   WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::text[]) WITH ORDINALITY
-      AS i(email, utm_source, utm_medium, utm_campaign, referrer, invite, n)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::text[], $8::text[]) WITH ORDINALITY
+      AS i(email, utm_source, utm_medium, utm_campaign, referrer, invite, locale, n)
   ), inserted AS (
-    INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, confirmation_queued_at)
-    SELECT email, utm_source, utm_medium, utm_campaign, referrer,
+    INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, locale, invited_by, confirmation_queued_at)
+    SELECT email, utm_source, utm_medium, utm_campaign, referrer, locale,
       CASE WHEN invite IS NOT NULL THEN (SELECT inviter.id FROM waitlist AS inviter WHERE inviter.invite_code = input.invite) END,
       now()
     FROM input ORDER BY n
@@ -155,6 +156,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
         column('referrer'),
         CONFIRMATION_INTERVAL_MS,
         await invitesOf(rows),
+        column('locale'),
       ])
       const done = new Map(result.rows.map((r) => [r.key, r.inserted]))
       // The first of several equal addresses in one batch is the one stored (and mailed).
@@ -417,7 +419,7 @@ function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
           }
         >(
           `SELECT waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at, ${iso('confirmed_at')} AS confirmed_at,
-             ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country, invite_code
+             ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country, invite_code, locale
            FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id WHERE token_hash = $1`,
           [tokenHash],
         )
@@ -459,6 +461,7 @@ function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
         }),
       ),
     invites: (id) => run(() => inviteCounts(pool, id)),
+    setLocale: (id, locale) => run(async () => void (await pool.query('UPDATE waitlist SET locale = $2 WHERE id = $1', [id, locale]))),
     saveProfile: (id, profile) =>
       run(
         async () =>
@@ -524,7 +527,7 @@ export const CLAIM_SQL = `WITH due AS (
     FOR UPDATE SKIP LOCKED
   )
   SELECT outbox.id::text AS id, kind, campaign_id::text AS campaign_id, message_key::text AS message_key, attempts,
-    ${iso('outbox.created_at')} AS created_at, token, email, signup_id::text AS signup_id
+    ${iso('outbox.created_at')} AS created_at, token, email, locale, signup_id::text AS signup_id
   FROM due JOIN outbox ON outbox.id = due.id JOIN waitlist ON waitlist.id = outbox.signup_id
   ORDER BY kind <> 'confirm', next_attempt_at, outbox.id`
 
@@ -548,6 +551,7 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
     created_at: string
     token: string | null
     email: string
+    locale: Locale
     signup_id: string
   }
   return {
@@ -583,6 +587,7 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
             createdAt: mail.created_at,
             token: tokens[i] ?? '',
             to: mail.email,
+            locale: mail.locale,
           }))
         }),
       ),
@@ -628,7 +633,7 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
   }
 }
 
-/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $9 (segmentParams). */
+/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $10 (segmentParams). */
 const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND ($1::boolean OR waitlist.confirmed_at IS NOT NULL)
   AND ($2::text[] IS NULL OR waitlist.role = ANY($2))
@@ -639,7 +644,8 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND ($7::text[] IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) = ANY($7))
   AND ($8::int IS NULL OR (SELECT count(*) FROM waitlist AS invitee
     WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) >= $8)
-  AND ($9::text[] IS NULL OR waitlist.country = ANY($9))`
+    AND ($9::text[] IS NULL OR waitlist.country = ANY($9))
+  AND ($10::text[] IS NULL OR waitlist.locale = ANY($10))`
 
 const segmentParams = (f: SegmentFilter) => [
   f.includeUnconfirmed,
@@ -651,6 +657,7 @@ const segmentParams = (f: SegmentFilter) => [
   f.sources,
   f.invitedAtLeast,
   f.readyCountries,
+  f.locales,
 ]
 
 function createCampaigns(pool: pg.Pool, run: Run, growth: PostgresGrowth): CampaignStore {
@@ -710,15 +717,15 @@ function createCampaigns(pool: pg.Pool, run: Run, growth: PostgresGrowth): Campa
     create: (campaign) =>
       run(async () => {
         const result = await pool.query<{ id: string }>(
-          'INSERT INTO campaigns (subject, markdown, segment) VALUES ($1, $2, $3) RETURNING id::text AS id',
-          [campaign.subject, campaign.markdown, JSON.stringify(campaign.segment)],
+          'INSERT INTO campaigns (subject, markdown, translations, segment) VALUES ($1, $2, $3, $4) RETURNING id::text AS id',
+          [campaign.subject, campaign.markdown, JSON.stringify(campaign.translations), JSON.stringify(campaign.segment)],
         )
         return Number(result.rows[0]?.id)
       }),
     get: (id) =>
       run(async () => {
         const result = await pool.query<Campaign & { id: string }>(
-          'SELECT id::text AS id, subject, markdown, segment FROM campaigns WHERE id = $1',
+          'SELECT id::text AS id, subject, markdown, translations, segment FROM campaigns WHERE id = $1',
           [id],
         )
         const row = result.rows[0]
@@ -744,7 +751,7 @@ function createCampaigns(pool: pg.Pool, run: Run, growth: PostgresGrowth): Campa
           }
           const queued = await client.query(
             `INSERT INTO outbox (signup_id, kind, campaign_id)
-             SELECT waitlist.id, 'campaign', $10 FROM waitlist WHERE ${SEGMENT_WHERE}
+             SELECT waitlist.id, 'campaign', $11 FROM waitlist WHERE ${SEGMENT_WHERE}
              ON CONFLICT DO NOTHING`,
             [...(await paramsOf(segment, client)), id],
           )
@@ -800,6 +807,12 @@ async function segments(pool: pg.Pool, growth: PostgresGrowth): Promise<Segments
     meters: metersOf(await growth.countsOn(pool), targets),
     targets,
     topInviters: await growth.topInvitersOn(pool, TOP_INVITERS),
+    byLocale: (
+      await pool.query<Segments['byLocale'][number]>(
+        `SELECT locale, count(*)::int AS total, count(confirmed_at)::int AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL
+         GROUP BY locale ORDER BY total DESC, locale`,
+      )
+    ).rows,
   }
 }
 

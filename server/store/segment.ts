@@ -13,6 +13,7 @@ export interface SegmentFilter {
   invitedAtLeast: number | null
   /** The ready countries, when the segment asks for them (the store works them out as it counts or sends). */
   readyCountries: string[] | null
+  locales: string[] | null
 }
 
 const list = (values: readonly string[] | undefined) => (values && values.length > 0 ? [...values] : null)
@@ -31,5 +32,6 @@ export function segmentFilter(segment: Segment, ready: readonly string[] = []): 
     invitedAtLeast: segment.invitedAtLeast !== undefined && segment.invitedAtLeast > 0 ? segment.invitedAtLeast : null,
     // Asked for and none ready: a list that matches nobody (an empty list would mean no filter).
     readyCountries: segment.readyCountries ? [...ready, ''] : null,
+    locales: list(segment.locales),
   }
 }

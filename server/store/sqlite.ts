@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path'
 import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
 import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
 import { DAILY_INVITE_CREDITS, DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../contract/growth.js'
+import type { Locale } from '../../contract/locales.js'
 import type { Role } from '../../contract/visitor.js'
 import type { CountryCode } from '../../contract/countries.js'
 import { mailboxKey } from '../growth/mailbox.js'
@@ -39,7 +40,7 @@ import {
 import { funnelOf } from './funnel.js'
 
 const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
-  confirmed_at, unsubscribed_at, role, breeds, country, invited_by,
+    confirmed_at, unsubscribed_at, role, breeds, country, invited_by, locale,
   (SELECT count(*) FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
 /** The state of the sign-up's latest mail. */
 const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.id ORDER BY outbox.id DESC LIMIT 1) AS mail_state'
@@ -94,8 +95,8 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
   })
 
   const insert = db.prepare(
-    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, confirmation_queued_at)
-     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer, @invitedBy, @now)
+    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, locale, confirmation_queued_at)
+     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer, @invitedBy, @locale, @now)
      ON CONFLICT DO NOTHING
      RETURNING id`,
   )
@@ -144,8 +145,8 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
         // mailbox under another spelling (docs/decisions/015-growth.md).
         const inviter = row.invite === null ? undefined : (inviterOf.get(row.invite) as { id: number; email: string } | undefined)
         const invitedBy = inviter && mailboxKey(inviter.email) !== mailboxKey(row.email) ? inviter.id : null
-        const { email, utm_source, utm_medium, utm_campaign, referrer } = row
-        const inserted = insert.get({ email, utm_source, utm_medium, utm_campaign, referrer, invitedBy, now: at }) as
+        const { email, utm_source, utm_medium, utm_campaign, referrer, locale } = row
+        const inserted = insert.get({ email, utm_source, utm_medium, utm_campaign, referrer, locale, invitedBy, now: at }) as
           { id: number } | undefined
         const mailFor = inserted ?? (requeueConfirmation.get({ email: row.email, now: at, cutoff }) as { id: number } | undefined)
         if (mailFor) queueMail.run({ signupId: mailFor.id, kind: 'confirm', campaignId: null, messageKey: randomUUID(), now: at })
@@ -231,7 +232,7 @@ function utcDay(at: string): { start: string; end: string } {
 
 function createVisitors(db: Database.Database, run: Run): VisitorStore {
   const byToken = db.prepare(
-    `SELECT waitlist.id, email, waitlist.created_at, confirmed_at, unsubscribed_at, role, breeds, country, invite_code
+    `SELECT waitlist.id, email, waitlist.created_at, confirmed_at, unsubscribed_at, role, breeds, country, invite_code, locale
      FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id WHERE token_hash = ?`,
   )
   const before = db.prepare('SELECT confirmed_at, invited_by FROM waitlist WHERE id = ?')
@@ -257,6 +258,7 @@ function createVisitors(db: Database.Database, run: Run): VisitorStore {
   const inviteCounts = db.prepare('SELECT count(*) AS joined, count(invite_credited_at) AS confirmed FROM waitlist WHERE invited_by = ?')
   const inviteCode = db.prepare('SELECT invite_code FROM waitlist WHERE id = ?').pluck()
   const saveProfile = db.prepare('UPDATE waitlist SET role = @role, breeds = @breeds, country = @country WHERE id = @id')
+  const setLocale = db.prepare('UPDATE waitlist SET locale = @locale WHERE id = @id')
   const subscribe = db.prepare('UPDATE waitlist SET unsubscribed_at = NULL WHERE id = ?')
   const unsubscribe = db.prepare('UPDATE waitlist SET unsubscribed_at = coalesce(unsubscribed_at, @now) WHERE id = @id')
   // Mails not yet under way are not sent to an address that stopped e-mails.
@@ -280,6 +282,7 @@ function createVisitors(db: Database.Database, run: Run): VisitorStore {
     invites: (id) => run(() => inviteCounts.get(id) as InviteCounts),
     saveProfile: (id, profile) =>
       run(() => void saveProfile.run({ id, role: profile.role, breeds: JSON.stringify(profile.breeds), country: profile.country })),
+    setLocale: (id, locale) => run(() => void setLocale.run({ id, locale })),
     setSubscribed: (id, subscribed) =>
       run(() =>
         db.transaction(() => {
@@ -318,7 +321,7 @@ export const CLAIM_SQL = `WITH due AS (
     ORDER BY kind <> 'confirm', next_attempt_at, id
     LIMIT @limit
   )
-  SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, email
+    SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, email, locale
   FROM due JOIN outbox ON outbox.id = due.id JOIN waitlist ON waitlist.id = outbox.signup_id
   ORDER BY kind <> 'confirm', next_attempt_at, outbox.id`
 
@@ -342,6 +345,7 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
       created_at: string
       token: string | null
       email: string
+      locale: Locale
     }
     return (due.all({ now: at, limit }) as Due[]).map((mail) => {
       // The mail's token is made when it is first claimed and kept until it is sent, so a resend is the same message.
@@ -357,6 +361,7 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
         createdAt: mail.created_at,
         token,
         to: mail.email,
+        locale: mail.locale,
       }
     })
   })
@@ -416,7 +421,8 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND (@sources IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) IN (SELECT value FROM json_each(@sources)))
   AND (@invitedAtLeast IS NULL OR (SELECT count(*) FROM waitlist AS invitee
     WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) >= @invitedAtLeast)
-  AND (@readyCountries IS NULL OR waitlist.country IN (SELECT value FROM json_each(@readyCountries)))`
+    AND (@readyCountries IS NULL OR waitlist.country IN (SELECT value FROM json_each(@readyCountries)))
+  AND (@locales IS NULL OR waitlist.locale IN (SELECT value FROM json_each(@locales)))`
 
 const json = (values: string[] | null) => (values === null ? null : JSON.stringify(values))
 const segmentParams = (filter: SegmentFilter) => ({
@@ -429,6 +435,7 @@ const segmentParams = (filter: SegmentFilter) => ({
   sources: json(filter.sources),
   invitedAtLeast: filter.invitedAtLeast,
   readyCountries: json(filter.readyCountries),
+  locales: json(filter.locales),
 })
 
 function createCampaigns(db: Database.Database, run: Run, growth: SqliteGrowth): CampaignStore {
@@ -436,9 +443,11 @@ function createCampaigns(db: Database.Database, run: Run, growth: SqliteGrowth):
   const paramsOf = (segment: Segment) => segmentParams(segmentFilter(segment, segment.readyCountries ? growth.readyNow() : []))
   const count = db.prepare(`SELECT count(*) FROM waitlist WHERE ${SEGMENT_WHERE}`).pluck()
   const create = db
-    .prepare('INSERT INTO campaigns (subject, markdown, segment) VALUES (@subject, @markdown, @segment) RETURNING id')
+    .prepare(
+      'INSERT INTO campaigns (subject, markdown, translations, segment) VALUES (@subject, @markdown, @translations, @segment) RETURNING id',
+    )
     .pluck()
-  const get = db.prepare('SELECT id, subject, markdown, segment FROM campaigns WHERE id = ?')
+  const get = db.prepare('SELECT id, subject, markdown, translations, segment FROM campaigns WHERE id = ?')
   type Row = {
     id: number
     subject: string
@@ -513,11 +522,21 @@ function createCampaigns(db: Database.Database, run: Run, growth: SqliteGrowth):
 
   return {
     count: (segment) => run(() => Number(count.get(paramsOf(segment)))),
-    create: (campaign) => run(() => Number(create.get({ ...campaign, segment: JSON.stringify(campaign.segment) }))),
+    create: (campaign) =>
+      run(() =>
+        Number(
+          create.get({
+            subject: campaign.subject,
+            markdown: campaign.markdown,
+            translations: JSON.stringify(campaign.translations),
+            segment: JSON.stringify(campaign.segment),
+          }),
+        ),
+      ),
     get: (id) =>
       run(() => {
-        const row = get.get(id) as (Omit<Campaign, 'segment'> & { segment: string }) | undefined
-        return row ? { ...row, segment: JSON.parse(row.segment) } : undefined
+        const row = get.get(id) as (Omit<Campaign, 'segment' | 'translations'> & { segment: string; translations: string }) | undefined
+        return row ? { ...row, translations: JSON.parse(row.translations), segment: JSON.parse(row.segment) } : undefined
       }),
     progress: (id) => run(() => progress(id)[0]),
     list: () => run(() => progress(null)),
@@ -560,8 +579,15 @@ function segments(db: Database.Database, growth: SqliteGrowth): Segments {
     )
     .all() as Segments['topBreeds']
   const targets = growth.targetsNow()
+  const byLocale = db
+    .prepare(
+      `SELECT locale, count(*) AS total, count(confirmed_at) AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL
+       GROUP BY locale ORDER BY total DESC, locale`,
+    )
+    .all() as Segments['byLocale']
   return {
     ...totals,
+    byLocale,
     byRoleCountry,
     byCountry,
     topBreeds,

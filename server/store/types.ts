@@ -3,6 +3,7 @@
 import type { MailState, SignUp, Stats } from '../../contract/admin-api.js'
 import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
 import type { Funnel, LaunchTargets } from '../../contract/growth.js'
+import type { Locale } from '../../contract/locales.js'
 import type { Profile } from '../../contract/visitor.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
 import type { WindowCounters } from './counters.js'
@@ -45,6 +46,7 @@ export interface Visitor {
   profile: Profile
   /** Made when the address is confirmed; null before. */
   invite_code: string | null
+  locale: Locale
 }
 
 /** What a sign-up's invite link has brought: counts only, never who. */
@@ -76,6 +78,8 @@ export interface VisitorStore {
   confirm(id: number): Promise<void>
   invites(id: number): Promise<InviteCounts>
   saveProfile(id: number, profile: Profile): Promise<void>
+  /** The language the sign-up's page and mails speak from now on. */
+  setLocale(id: number, locale: Locale): Promise<void>
   /** Stops (false) or restarts (true) e-mails to the address. */
   setSubscribed(id: number, subscribed: boolean): Promise<void>
   /** The sign-up, its mails and its page tokens, gone for good. */
@@ -96,6 +100,8 @@ export interface ClaimedMail {
   /** The page token in clear, for the links in this mail. */
   token: string
   to: string
+  /** The recipient's language, as it is when the mail is claimed. */
+  locale: Locale
 }
 
 export interface OutboxStore {
@@ -117,11 +123,12 @@ export interface OutboxStore {
   nextDue(): Promise<string | null>
 }
 
-/** A campaign as the worker renders it. */
+/** A campaign as the worker renders it: its English words, and those of any other language it was written in. */
 export interface Campaign {
   id: number
   subject: string
   markdown: string
+  translations: Partial<Record<Locale, { subject: string; markdown: string }>>
   segment: Segment
 }
 

@@ -3,12 +3,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { Locale } from '../../contract/locales.js'
 import type { RenderedPage, VisitorGone, VisitorRender, VisitorView } from '../../contract/visitor.js'
 
 export interface VisitorPages {
   site: VisitorRender['site']
   page(view: VisitorView, error?: 'invalid-profile'): string
-  gone(why: VisitorGone): string
+  gone(why: VisitorGone, locale: Locale): string
 }
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c)
@@ -21,8 +22,9 @@ export async function loadVisitorPages(dir: string): Promise<VisitorPages | unde
   // The module's shape is the contract's VisitorRender: it is our own build's, made from web/.
   const { visitor } = (await import(pathToFileURL(modulePath).href)) as { visitor: VisitorRender }
   const shell = readFileSync(shellPath, 'utf8')
-  const document = ({ title, html }: RenderedPage) =>
+  const document = ({ title, html }: RenderedPage, lang: Locale) =>
     shell
+      .replace('<!--app-lang-->', lang)
       .replace('<!--app-head-->', () =>
         [
           `<title>${escape(title)}</title>`,
@@ -36,7 +38,7 @@ export async function loadVisitorPages(dir: string): Promise<VisitorPages | unde
       .replace('<!--app-html-->', () => html)
   return {
     site: visitor.site,
-    page: (view, error) => document(visitor.page(view, error)),
-    gone: (why) => document(visitor.gone(why)),
+    page: (view, error) => document(visitor.page(view, error), view.locale),
+    gone: (why, locale) => document(visitor.gone(why, locale), locale),
   }
 }

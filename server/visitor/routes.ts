@@ -4,6 +4,8 @@
 // `List-Unsubscribe=One-Click` to the address in the mail's List-Unsubscribe header.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { INVITE_PARAM } from '../../contract/growth.js'
+import { DEFAULT_LOCALE, isLocale, type Locale, LOCALE_COLUMN, readLocale } from '../../contract/locales.js'
+import { translator } from '../../locales/index.js'
 import {
   ONE_CLICK_FIELD,
   ONE_CLICK_VALUE,
@@ -45,7 +47,8 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
   async function visitorOf(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<Visitor | undefined> {
     const { token } = request.params
     const visitor = TOKEN_PATTERN.test(token) ? await app.store.visitors.byToken(hashToken(token)) : undefined
-    if (!visitor) await html(reply, 404, pages.gone('not-found'))
+    // A link that opens nothing cannot say whose language to speak: English, as at `/`.
+    if (!visitor) await html(reply, 404, pages.gone('not-found', DEFAULT_LOCALE))
     return visitor
   }
 
@@ -63,6 +66,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     ])
     return {
       base: `${VISITOR_PATH}/${token}`,
+      locale: visitor.locale,
       email: visitor.email,
       joinedAt: visitor.created_at,
       confirmed,
@@ -76,7 +80,9 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
   }
   const back = (reply: FastifyReply, token: string, notice: VisitorNotice) => reply.redirect(`${VISITOR_PATH}/${token}?done=${notice}`, 303)
 
-  app.get(DELETED_PATH, (_request, reply) => html(reply, 200, pages.gone('deleted')))
+  app.get<{ Querystring: { locale?: string } }>(DELETED_PATH, (request, reply) =>
+    html(reply, 200, pages.gone('deleted', readLocale(request.query.locale))),
+  )
 
   app.get<{ Params: Params; Querystring: { done?: string } }>(`${VISITOR_PATH}/:token`, async (request, reply) => {
     const visitor = await visitorOf(request, reply)
@@ -94,7 +100,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
       .type('application/json; charset=utf-8')
       .header(
         'content-disposition',
-        `attachment; filename="${pages.site.productName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-my-data.json"`,
+        `attachment; filename="${pages.site.productName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${dataFileName(visitor.locale)}.json"`,
       )
       .send(`${JSON.stringify({ exported_at: new Date().toISOString(), ...data }, null, 2)}\n`)
   })
@@ -123,6 +129,15 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     reply.redirect(`${VISITOR_PATH}/${request.params.token}#emails`, 303),
   )
 
+  // The language the page and the mails speak: one of ours (a post the form cannot make changes nothing).
+  app.post<{ Params: Params }>(`${VISITOR_PATH}/:token/language`, async (request, reply) => {
+    const visitor = await visitorOf(request, reply)
+    if (!visitor) return reply
+    const chosen = form(request).get(LOCALE_COLUMN)
+    if (isLocale(chosen)) await app.store.visitors.setLocale(visitor.id, chosen)
+    return back(reply, request.params.token, 'language')
+  })
+
   app.post<{ Params: Params }>(`${VISITOR_PATH}/:token/unsubscribe`, async (request, reply) => {
     const visitor = await visitorOf(request, reply)
     if (!visitor) return reply
@@ -130,7 +145,8 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     app.waiting.changed()
     request.log.info({ oneClick: isOneClick(request.body) }, 'visitor: e-mails stopped')
     // A mailbox's one-click POST wants a plain 200; the page's own button comes back to the page.
-    if (isOneClick(request.body)) return reply.type('text/plain; charset=utf-8').send('Unsubscribed.\n')
+    if (isOneClick(request.body))
+      return reply.type('text/plain; charset=utf-8').send(`${translator(visitor.locale)('visitor.emails.oneClickDone')}\n`)
     return back(reply, request.params.token, 'unsubscribed')
   })
 
@@ -151,7 +167,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     await app.store.visitors.remove(visitor.id)
     app.waiting.changed()
     request.log.info({}, 'visitor: sign-up deleted by its owner')
-    return reply.redirect(DELETED_PATH, 303)
+    return reply.redirect(`${DELETED_PATH}?locale=${visitor.locale}`, 303)
   })
 }
 
@@ -159,4 +175,9 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
 function isOneClick(body: unknown): boolean {
   if (body instanceof URLSearchParams) return body.get(ONE_CLICK_FIELD) === ONE_CLICK_VALUE
   return typeof body === 'string' && new RegExp(`name="${ONE_CLICK_FIELD}"\\r?\\n\\r?\\n${ONE_CLICK_VALUE}\\r?\\n`).test(body)
+}
+
+/** The download's name in the visitor's language (`my-data`, `meine-daten`…). */
+function dataFileName(locale: Locale): string {
+  return translator(locale)('visitor.data.fileName')
 }

@@ -11,6 +11,7 @@ import {
   type WaitlistRow,
 } from '../../contract/waitlist.js'
 import { readInviteCode } from '../../contract/growth.js'
+import { readLocale } from '../../contract/locales.js'
 
 /** Why a row cannot be stored, the first rule it breaks. */
 export type RowFailure =
@@ -49,7 +50,16 @@ export function checkRow(input: Readonly<Record<string, unknown>>, rules: RowRul
   // An inviter's code that is not well-formed is ignored, never refused: the sign-up matters more,
   // and the answer must not tell a well-formed code from any other (docs/protocol.md, "invite").
   const invite = readInviteCode(input.invite)
-  const row: WaitlistRow = { email: text, utm_source: null, utm_medium: null, utm_campaign: null, referrer: null, invite }
+  // The same for the language: an unknown one is English (docs/decisions/016-languages.md).
+  const row: WaitlistRow = {
+    email: text,
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    referrer: null,
+    invite,
+    locale: readLocale(input.locale),
+  }
   for (const column of ATTRIBUTION_COLUMNS) {
     const value = asText(input[column])
     if (value !== null && value.length > MAX_ATTRIBUTION_LENGTH) return fail({ rule: 'attribution-length', column })

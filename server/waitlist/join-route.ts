@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { JOIN_PATH } from '../../contract/paths.js'
 import { INVITE_PARAM } from '../../contract/growth.js'
+import { localePath, LOCALE_COLUMN, readLocale } from '../../contract/locales.js'
 import { type JoinOutcome, readCampaign } from '../../contract/waitlist.js'
 import { checkRow } from './check-row.js'
 
@@ -19,7 +20,10 @@ export async function joinRoute(app: FastifyInstance) {
   )
   app.post(JOIN_PATH, async (request, reply) => {
     const outcome = await join(app, request, reply)
-    return reply.header('cache-control', 'no-store').redirect(`/#waitlist-${outcome}`, 303)
+    // Back to the page in the visitor's language, at the message for the outcome.
+    const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams()
+    const page = localePath(readLocale(form.get(LOCALE_COLUMN)))
+    return reply.header('cache-control', 'no-store').redirect(`${page}#waitlist-${outcome}`, 303)
   })
 }
 
@@ -33,7 +37,10 @@ async function join(app: FastifyInstance, request: FastifyRequest, reply: Fastif
   if (token === 'tooFast') return notStored(request, 'too fast')
   // A page older than a day, or sent by an instance with another FORM_SECRET: ask to send again.
   if (token === 'invalid') return 'expired'
-  const checked = checkRow({ email: form.get('email') ?? undefined, ...campaignOf(request.headers.referer) }, app.rowRules)
+  const checked = checkRow(
+    { email: form.get('email') ?? undefined, locale: form.get(LOCALE_COLUMN) ?? undefined, ...campaignOf(request.headers.referer) },
+    app.rowRules,
+  )
   if (!checked.ok) return 'invalid'
   try {
     if ((await app.store.add(checked.row)).mailQueued) app.mailer.nudge()

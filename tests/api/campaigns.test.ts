@@ -6,6 +6,7 @@ import type { CampaignProgress, Segments } from '../../contract/campaigns'
 import type { Profile } from '../../contract/visitor'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
+import { outboxSettled } from '../support/outbox'
 import { startSmtp, type TestSmtp } from '../support/smtp'
 import { STORES } from '../support/stores'
 
@@ -62,14 +63,7 @@ describe.each(STORES)('campaigns on $kind', ({ kind, available }) => {
     if (available) smtp.received.length = 0
   })
 
-  async function settled() {
-    for (let i = 0; i < 300; i++) {
-      const counts = await server.app.store.outbox.counts()
-      if (counts.queued === 0 && counts.sending === 0) return
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    throw new Error('the outbox did not settle')
-  }
+  const settled = () => outboxSettled(server.app.store)
 
   const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
     fetch(`${server.url}/admin/api${path}`, {

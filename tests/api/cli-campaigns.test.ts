@@ -112,6 +112,25 @@ describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }
     expect((await cli('campaign', 'list')).stdout).toBe(before)
   })
 
+  it.skipIf(!available)('writes a campaign per language (English required), and picks recipients by language', async () => {
+    const german = join(dir, 'launch.de.md')
+    writeFileSync(german, '# Die App ist da\n\nZüchter in Ihrer Nähe warten. [Ihre Seite]({{my_page_url}}).\n')
+    const base = ['campaign', 'create', '--subject', 'GB breeders', '--markdown-file', message, '--role', 'breeder', '--country', 'gb']
+    const dry = await cli(...base, '--subject-de', 'Züchter in GB', '--markdown-file-de', german, '--dry-run')
+    expect(dry.code).toBe(0)
+    expect(dry.stdout).toContain('--- en ---\nSubject: GB breeders')
+    expect(dry.stdout).toContain('--- de ---\nSubject: Züchter in GB')
+    expect(dry.stdout).toContain('[Ihre Seite](http')
+    // Everyone here signed up in English: a German segment is empty, an English one is not.
+    expect((await cli(...base, '--locale', 'de', '--dry-run')).stdout).toContain('dry run: 0 recipients')
+    expect((await cli(...base, '--locale', 'en', '--dry-run')).stdout).toContain('dry run: 1 recipients')
+    expect(await cli(...base, '--subject-de', 'Nur ein Betreff', '--dry-run')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('markdown.de: missing'),
+    })
+    expect(await cli(...base, '--locale', 'xx', '--dry-run')).toMatchObject({ code: 2, stderr: expect.stringContaining('--locale') })
+  })
+
   it.skipIf(!available)('creates, sends and follows a campaign to its end; a second send queues nobody', async () => {
     const created = await cli('campaign', 'create', '--subject', 'Whippets', '--markdown-file', message, '--breed', 'WHIPPET')
     expect(created.code).toBe(0)

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { DAILY_INVITE_CREDITS } from '../../contract/growth'
 import { formTokens } from '../../server/waitlist/form-token'
-import { visitorContent } from '../../web/visitor/content'
+import { englishVisitorContent as visitorContent } from '../../web/visitor/content'
 import { confirmOnPage, joinWithLink } from '../support/page-links'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
@@ -81,9 +81,9 @@ describe.each(STORES)('invite links on $kind', ({ kind, available }) => {
     expect(list.items.find((i) => i.email === 'ada@example.com')).toMatchObject({ invited_by: null, invites_confirmed: 1 })
     expect(list.items.find((i) => i.email === 'cem@example.com')).toMatchObject({ invited_by: ada.id, invites_confirmed: 0 })
     const csv = await (await admin('/export.csv')).text()
-    expect(csv.split('\r\n')[0]).toMatch(/,invited_by,invites_confirmed$/)
+    expect(csv.split('\r\n')[0]).toMatch(/,invited_by,invites_confirmed,locale$/)
     expect(csv).toContain(`"bea@example.com"`)
-    expect(csv.split('\r\n').find((line) => line.includes('"ada@example.com"'))).toMatch(/,,"1"$/)
+    expect(csv.split('\r\n').find((line) => line.includes('"ada@example.com"'))).toMatch(/,,"1","en"$/)
     const segments = (await (await admin('/segments')).json()) as { topInviters: unknown[] }
     expect(segments.topInviters).toEqual([{ id: ada.id, email: 'ada@example.com', joined: 2, confirmed: 1 }])
   })

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_LAUNCH_TARGETS, type LaunchAnswer, type LaunchTargets } from '../../contract/growth'
 import { content } from '../../web/content'
-import { visitorContent } from '../../web/visitor/content'
+import { englishVisitorContent as visitorContent } from '../../web/visitor/content'
 import { confirmOnPage, joinWithLink } from '../support/page-links'
 import { seedSignUps } from '../support/seed'
 import { startServer, type TestServer } from '../support/server'

@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { mailCopy } from '../../server/mail/content'
 import { startServer, type TestServer } from '../support/server'
+import { outboxSettled } from '../support/outbox'
 import { type ReceivedMail, startSmtp, type TestSmtp } from '../support/smtp'
 import { STORES } from '../support/stores'
 
@@ -40,15 +41,7 @@ describe.each(STORES)('mail on $kind', ({ kind, available }) => {
     smtp.attempts.length = 0
   })
 
-  /** Waits until the outbox has nothing queued or under way. */
-  async function outboxSettled() {
-    for (let i = 0; i < 200; i++) {
-      const counts = await server.app.store.outbox.counts()
-      if (counts.queued === 0 && counts.sending === 0) return counts
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    throw new Error('the outbox did not settle')
-  }
+  const settled = () => outboxSettled(server.app.store)
 
   it.skipIf(!available)('sends a new address one confirmation mail: HTML and text, a preheader, one-click unsubscribe', async () => {
     expect((await join(server.url, 'new.person@example.com')).status).toBe(201)
@@ -71,7 +64,7 @@ describe.each(STORES)('mail on $kind', ({ kind, available }) => {
     expect(page.headers.get('referrer-policy')).toBe('no-referrer')
     expect(page.headers.get('x-robots-tag')).toContain('noindex')
     expect(await page.text()).toContain('new.person@example.com')
-    expect(await outboxSettled()).toMatchObject({ sent: 1, failed: 0, bounced: 0 })
+    expect(await settled()).toMatchObject({ sent: 1, failed: 0, bounced: 0 })
     const [row] = await server.app.store.list({ limit: 1, search: 'new.person' })
     expect(row).toMatchObject({ confirmed_at: null, mail_state: 'sent' })
   })
@@ -79,13 +72,13 @@ describe.each(STORES)('mail on $kind', ({ kind, available }) => {
   it.skipIf(!available)('sends one mail for ten joins of one address in a minute, and none to a confirmed address', async () => {
     for (let i = 0; i < 10; i++) expect((await join(server.url, i % 2 ? 'Often@Example.com' : 'often@example.com')).status).toBe(201)
     await smtp.waitFor(1)
-    await outboxSettled()
+    await settled()
     expect(smtp.received.map((m) => m.to)).toEqual(['often@example.com'])
     // Confirmed on the page: joining again sends nothing (even once the day has passed).
     const link = pageLink(smtp.received[0]?.parsed.text ?? '')
     expect((await fetch(`${link}/confirm`, { method: 'POST', redirect: 'manual' })).status).toBe(303)
     expect((await join(server.url, 'often@example.com')).status).toBe(201)
-    await outboxSettled()
+    await settled()
     expect(smtp.received).toHaveLength(1)
   })
 
@@ -123,7 +116,7 @@ describe.each(STORES)('mail on $kind', ({ kind, available }) => {
     smtp.refuse.add('refused@example.com')
     for (const email of ['before@example.com', 'refused@example.com', 'after@example.com']) await join(server.url, email)
     await smtp.waitFor(2)
-    const counts = await outboxSettled()
+    const counts = await settled()
     expect(smtp.received.map((m) => m.to).sort()).toEqual(['after@example.com', 'before@example.com'])
     expect(smtp.attempts.filter((a) => a === 'refused@example.com')).toHaveLength(1)
     expect(counts.bounced).toBe(1)

@@ -12,6 +12,7 @@ import { CLAIM_SQL as SQLITE_CLAIM } from '../../server/store/sqlite'
 import { seedSignUps } from '../support/seed'
 import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'
+import { row } from '../support/rows'
 
 const RECIPIENTS = 5_000
 const BATCH = 50
@@ -28,9 +29,14 @@ async function queued(kind: 'sqlite' | 'postgres') {
   await seedSignUps(database.env, { confirmed: RECIPIENTS, prefix: 'plan' })
   const store = await createStore(loadConfig(database.env), { warn: () => undefined })
   try {
-    const id = await store.campaigns.create({ subject: 'Plan', markdown: 'Hello', segment: { includeUnconfirmed: false } })
+    const id = await store.campaigns.create({
+      subject: 'Plan',
+      markdown: 'Hello',
+      translations: {},
+      segment: { includeUnconfirmed: false },
+    })
     expect((await store.campaigns.send(id))?.recipients).toBe(RECIPIENTS)
-    await store.add({ email: 'newcomer@example.com', utm_source: null, utm_medium: null, utm_campaign: null, referrer: null, invite: null })
+    await store.add(row('newcomer@example.com'))
   } finally {
     await store.close()
   }

@@ -5,6 +5,7 @@ import { content } from '../../web/content'
 import { OG_IMAGE, THEME_COLOR } from '../../web/share'
 import { readSite } from '../../web/site'
 import { startServer, type TestServer } from '../support/server'
+import { LOCALES, localePath } from '../../contract/locales'
 
 // The build under test was made with the environment of `npm test` (SITE_URL unset: the default).
 const site = readSite(process.env)
@@ -176,12 +177,17 @@ describe('every file the tags point to is served', () => {
     expect(robots).toContain(`\nSitemap: ${site.siteUrl}/sitemap.xml\n`)
   })
 
-  it('sitemap.xml lists the page and nothing else (no /admin)', async () => {
+  it("sitemap.xml lists each language's page, each with every language as an alternate, and nothing else (no /admin)", async () => {
     const answer = await served('/sitemap.xml')
     expect(answer.status).toBe(200)
     expect(answer.headers.get('content-type')).toMatch(/xml/)
     const sitemap = await answer.text()
-    expect([...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])).toEqual([home])
+    const pages = LOCALES.map((locale) => `${site.siteUrl}${localePath(locale)}`)
+    expect([...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])).toEqual(pages)
+    for (const url of sitemap.split('<url>').slice(1)) {
+      const alternates = [...url.matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)].map(([, lang, href]) => [lang, href])
+      expect(alternates).toEqual([...LOCALES.map((locale) => [locale, `${site.siteUrl}${localePath(locale)}`]), ['x-default', home]])
+    }
     expect(sitemap).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}<\/lastmod>/)
   })
 })

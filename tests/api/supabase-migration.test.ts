@@ -107,6 +107,27 @@ describe.skipIf(!postgresAvailable)('Supabase migration (db/supabase)', () => {
     await db.query("DELETE FROM public.waitlist WHERE email LIKE 'friend@%' OR email LIKE 'odd%'")
   })
 
+  it("lets anon send the sign-up's language, keeps one of the six, stores anything else as English, and never shows it", async () => {
+    const sent: [string | null, string][] = [
+      ['de', 'de'],
+      [' PL ', 'pl'],
+      ['xx', 'en'],
+      ["de'; drop table public.waitlist; --", 'en'],
+      [null, 'en'],
+    ]
+    for (const [i, [locale]] of sent.entries())
+      await expect(
+        as('anon', 'INSERT INTO public.waitlist (email, locale) VALUES ($1, $2)', [`lang${i}@example.com`, locale]),
+      ).resolves.toMatchObject({
+        rowCount: 1,
+      })
+    await as('anon', "INSERT INTO public.waitlist (email) VALUES ('lang-none@example.com')")
+    const kept = await db.query("SELECT locale FROM public.waitlist WHERE email LIKE 'lang%' ORDER BY id")
+    expect(kept.rows.map((r: { locale: string }) => r.locale)).toEqual([...sent.map(([, stored]) => stored), 'en'])
+    await expect(as('anon', 'SELECT locale FROM public.waitlist')).rejects.toMatchObject({ code: '42501' })
+    await db.query("DELETE FROM public.waitlist WHERE email LIKE 'lang%'")
+  })
+
   it.each(['anon', 'authenticated'])('denies %s select, update and delete', async (role) => {
     for (const sql of ['SELECT email FROM public.waitlist', "UPDATE public.waitlist SET email = 'x@y.z'", 'DELETE FROM public.waitlist']) {
       await expect(as(role, sql)).rejects.toMatchObject({ code: '42501' })

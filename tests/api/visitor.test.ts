@@ -86,7 +86,7 @@ describe.each(STORES)("the visitor's page on $kind", ({ kind, available }) => {
     expect(await stored('leaving@example.com')).toBeDefined()
     const second = await post(`/me/${token}/delete`, 'confirm=yes')
     expect(second.status).toBe(303)
-    expect(second.headers.get('location')).toBe('/me/deleted')
+    expect(second.headers.get('location')).toBe('/me/deleted?locale=en')
     expect(await stored('leaving@example.com')).toBeUndefined()
     expect(await server.app.store.visitors.byToken(hashToken(token))).toBeUndefined()
     await expect(server.app.store.visitors.data(id)).rejects.toThrow()

@@ -1,9 +1,11 @@
 // Launch day on the admin page, as the team would live it with no SMTP configured: read who is
 // waiting, compose a campaign for breeders in one country, preview it, send a test, send it, watch
-// its progress bar to the end, and find the mails in the local mailbox.
+// its progress bar to the end, and find the mails in the local mailbox, each in its reader's
+// language (English, and German where it was written).
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
+import type { Locale } from '../../contract/locales'
 import type { Profile } from '../../contract/visitor'
 import { adminContent } from '../../web/admin/content'
 import { useServerAndBrowser } from '../support/browser-suite'
@@ -13,21 +15,23 @@ import { row } from '../support/rows'
 const TOKEN = 'campaign-page-token-0123456789'
 const copy = adminContent.campaigns
 const SUBJECT = 'Kennect is ready for breeders in Britain'
+const GERMAN_SUBJECT = 'Kennect ist bereit für Züchter in Großbritannien'
+const GERMAN_MESSAGE = 'Kennect ist für Sie bereit.\n\n[Zur App]({{app_store_url}})\n\nIhre Seite: {{my_page_url}}\n'
 
-const PEOPLE: [string, Profile][] = [
-  ['b1.gb@example.com', { role: 'breeder', breeds: ['Whippet'], country: 'GB' }],
-  ['b2.gb@example.com', { role: 'breeder', breeds: ['Whippet', 'Beagle'], country: 'GB' }],
-  ['b3.gb@example.com', { role: 'breeder', breeds: [], country: 'GB' }],
-  ['o1.gb@example.com', { role: 'owner', breeds: ['Whippet'], country: 'GB' }],
-  ['b1.fr@example.com', { role: 'breeder', breeds: ['Beagle'], country: 'FR' }],
+const PEOPLE: [string, Profile, Locale][] = [
+  ['b1.gb@example.com', { role: 'breeder', breeds: ['Whippet'], country: 'GB' }, 'en'],
+  ['b2.gb@example.com', { role: 'breeder', breeds: ['Whippet', 'Beagle'], country: 'GB' }, 'de'],
+  ['b3.gb@example.com', { role: 'breeder', breeds: [], country: 'GB' }, 'pl'],
+  ['o1.gb@example.com', { role: 'owner', breeds: ['Whippet'], country: 'GB' }, 'en'],
+  ['b1.fr@example.com', { role: 'breeder', breeds: ['Beagle'], country: 'FR' }, 'fr'],
 ]
 
 describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
   const suite = useServerAndBrowser({ ADMIN_TOKEN: TOKEN, MAIL_RATE_PER_SECOND: '0', APP_STORE_URL: 'https://apps.apple.com/app/id123' })
   beforeAll(async () => {
     const { store } = suite.server.app
-    for (const [email, profile] of PEOPLE) {
-      await store.add(row(email))
+    for (const [email, profile, locale] of PEOPLE) {
+      await store.add(row(email, { locale }))
       const [listed] = await store.list({ limit: 1, search: email })
       await store.visitors.confirm(listed?.id ?? 0)
       await store.visitors.saveProfile(listed?.id ?? 0, profile)
@@ -57,12 +61,24 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     expect(sight.every(Boolean)).toBe(true)
     const breeds = page.getByRole('table', { name: adminContent.demand.breedsCaption })
     expect((await breeds.getByRole('row', { name: /Whippet/ }).innerText()).split(/\s+/)).toEqual(['Whippet', '2', '1', '0', '3'])
+    // Per language: English first (two), the others one each.
+    const languages = page.getByRole('table', { name: adminContent.demand.localesCaption })
+    expect((await languages.getByRole('row', { name: adminContent.language('en') }).innerText()).split('\t')).toEqual(['English', '2', '2'])
+    expect((await languages.getByRole('row', { name: adminContent.language('de') }).innerText()).split('\t')).toEqual([
+      'German (Deutsch)',
+      '1',
+      '1',
+    ])
     await page.context().close()
   })
 
-  it('composes, previews, tests and sends a campaign to breeders in one country, watched to the end', async () => {
+  it('composes in English and German, previews both, tests and sends to breeders in one country, watched to the end', async () => {
     const page = await signIn()
     await page.getByLabel(copy.subject, { exact: true }).fill(SUBJECT)
+    await page.getByText(copy.otherLanguages).click()
+    const german = adminContent.language('de')
+    await page.getByLabel(copy.languageSubject(german)).fill(GERMAN_SUBJECT)
+    await page.getByLabel(copy.languageMarkdown(german)).fill(GERMAN_MESSAGE)
     await page.getByRole('checkbox', { name: adminContent.roles.breeder }).check()
     await page.getByLabel(copy.countries).fill('gb')
     await page.getByRole('button', { name: copy.preview }).click()
@@ -70,7 +86,15 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     await draft.waitFor()
     const preview = page.frameLocator(`iframe[title="${copy.previewFrame}"]`)
     await preview.getByRole('link', { name: 'Get the app' }).waitFor()
+    // The German preview, a click away: its subject and its link, in German.
+    const languages = draft.getByRole('group', { name: copy.previewLanguage })
+    expect(await languages.getByRole('button').allInnerTexts()).toEqual(['English', german])
+    await languages.getByRole('button', { name: german }).click()
+    expect(await languages.getByRole('button', { name: german }).getAttribute('aria-pressed')).toBe('true')
+    await draft.getByText(GERMAN_SUBJECT).waitFor()
+    await preview.getByRole('link', { name: 'Zur App' }).waitFor()
 
+    // The test goes in the language shown.
     await page.getByLabel(copy.testAddress).fill('team@example.com')
     await page.getByRole('button', { name: copy.sendTest }).click()
     await page.getByRole('status').getByText(copy.testSent).waitFor()
@@ -86,11 +110,18 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     expect(await bar.getAttribute('aria-valuetext')).toBe(`100%: ${copy.progress(3, 3)}`)
     await page.getByText(`(${copy.statuses.finished})`).first().waitFor()
 
-    // The mails, in the local mailbox: the three campaign mails and the test.
-    await page.waitForFunction((subject) => document.body.innerText.split(subject).length - 1 >= 4, SUBJECT, { timeout: 10_000 })
-    const listed = await page.getByRole('button', { name: adminContent.mail.previewLabel(SUBJECT) }).count()
-    const tests = await page.getByRole('button', { name: adminContent.mail.previewLabel(`[Test] ${SUBJECT}`) }).count()
-    expect([listed, tests]).toEqual([3, 1])
+    // The mails, in the local mailbox: two campaign mails in English (the Polish reader has no
+    // Polish: English), one in German, and the German test.
+    await page.waitForFunction(
+      ({ english, german }) => {
+        const text = document.body.innerText
+        return text.split(english).length - 1 >= 2 && text.split(german).length - 1 >= 2
+      },
+      { english: SUBJECT, german: GERMAN_SUBJECT },
+      { timeout: 10_000 },
+    )
+    const count = (subject: string) => page.getByRole('button', { name: adminContent.mail.previewLabel(subject), exact: true }).count()
+    expect([await count(SUBJECT), await count(GERMAN_SUBJECT), await count(`[Test] ${GERMAN_SUBJECT}`)]).toEqual([2, 1, 1])
     // And the page, with its progress bars and preview, passes axe.
     const results = await new AxeBuilder({ page }).analyze()
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
@@ -112,6 +143,15 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     await page
       .getByRole('alert')
       .getByText(/segment\/countries\/0/)
+      .waitFor()
+    // A language with a subject and no message is named, not sent in English by surprise.
+    await page.getByLabel(copy.countries).fill('')
+    await page.getByText(copy.otherLanguages).click()
+    await page.getByLabel(copy.languageSubject(adminContent.language('it'))).fill('Ciao')
+    await page.getByRole('button', { name: copy.preview }).click()
+    await page
+      .getByRole('alert')
+      .getByText(/markdown\.it: missing/)
       .waitFor()
     await page.context().close()
   })

@@ -230,13 +230,18 @@ describe.skipIf(!chromiumAvailable)('landing page', () => {
   it('keyboard-only visitor reaches the form from the App Store button and joins', async () => {
     const { page } = await open()
     await waitForHydration(page)
-    // The slim header's two links come first (the name, "Join the waitlist"), then the App Store button.
+    // The slim header comes first (the name, "Join the waitlist", the language switcher), then the App Store button.
     const stops: (string | null | undefined)[] = []
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       await page.keyboard.press('Tab')
       stops.push(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent))
     }
-    expect(stops).toEqual([content.header.label, content.header.join, content.hero.badge.ariaLabel])
+    expect(stops).toEqual([
+      content.header.label,
+      content.header.join,
+      `${content.header.languages.label}: English`,
+      content.hero.badge.ariaLabel,
+    ])
     await page.keyboard.press('Enter')
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('waitlist-email')

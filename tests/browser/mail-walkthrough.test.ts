@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { adminContent } from '../../web/admin/content'
 import { content } from '../../web/content'
-import { visitorContent } from '../../web/visitor/content'
+import { englishVisitorContent as visitorContent } from '../../web/visitor/content'
 import { mailCopy } from '../../server/mail/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'

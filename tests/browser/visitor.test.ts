@@ -5,13 +5,17 @@ import AxeBuilder from '@axe-core/playwright'
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { visitorContent as copy } from '../../web/visitor/content'
+import { mailCopy } from '../../server/mail/content'
+import { pageContent } from '../../web/content'
+import { englishVisitorContent as copy, visitorContent } from '../../web/visitor/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { visit } from '../support/page'
 import { startSmtp, type TestSmtp } from '../support/smtp'
 
 let smtp: TestSmtp
+const ADMIN_TOKEN = 'visitor-page-admin-token-0123456789'
+
 beforeAll(async () => {
   smtp = await startSmtp()
 })
@@ -23,6 +27,7 @@ describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
       return smtp.url
     },
     MAIL_RATE_PER_SECOND: '0',
+    ADMIN_TOKEN: ADMIN_TOKEN,
   })
 
   /** Joins with the address and answers the link of the mail it gets. */
@@ -120,6 +125,70 @@ describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
     await page.goto(`${suite.server.url}/me/${'x'.repeat(43)}`)
     expect(await violations()).toEqual([])
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+    await page.context().close()
+  })
+
+  it('speaks German to a German sign-up, mail and page, and French from the moment French is chosen there', async () => {
+    const email = 'greta.de@example.com'
+    const german = pageContent('de')
+    const before = smtp.received.length
+    // The German page's form, with its German words.
+    const { page } = await visit(suite.browser, `${suite.server.url}/de/`)
+    await page.getByRole('heading', { level: 1, name: german.hero.headline }).waitFor()
+    await page.getByRole('textbox', { name: german.waitlist.emailLabel }).fill(email)
+    await page.getByRole('button', { name: german.waitlist.submit, exact: true }).click()
+    await page
+      .getByRole('region', { name: german.toaster.regionLabel.replace('{hotkey}', 'F8') })
+      .getByText(german.waitlist.success.title)
+      .waitFor()
+    expect((await signUp(email))?.locale).toBe('de')
+
+    // The confirmation mail, in German.
+    const mail = (await smtp.waitFor(before + 1)).find((m) => m.to === email)
+    expect(mail?.subject).toBe(mailCopy('Kennect', 'de').confirmation.subject)
+    expect(mail?.parsed.html).toContain('<html lang="de">')
+    expect(mail?.parsed.html).toContain(mailCopy('Kennect', 'de').confirmation.button)
+    const link = /(https?:\/\/\S+\/me\/[A-Za-z0-9_-]{43})(?=\s)/.exec(mail?.parsed.text ?? '')?.[1] ?? ''
+
+    // The visitor's page, in German: confirm and say the country in German words.
+    const de = visitorContent('de')
+    await page.goto(link)
+    expect(await page.getAttribute('html', 'lang')).toBe('de')
+    await page.getByRole('heading', { level: 1, name: de.heading }).waitFor()
+    await page.getByRole('button', { name: de.confirm.button }).click()
+    await page.waitForURL(/\?done=confirmed$/)
+    await page.getByRole('combobox', { name: de.profile.country }).selectOption({ label: 'Österreich' })
+    await page.getByRole('button', { name: de.profile.save }).click()
+    await page.waitForURL(/\?done=saved$/)
+
+    // French, chosen on the page: the page answers in French, and the choice is kept.
+    const fr = visitorContent('fr')
+    const choices = page.getByRole('region', { name: de.language.heading })
+    expect(await choices.getByRole('button', { name: 'Deutsch' }).getAttribute('aria-pressed')).toBe('true')
+    await choices.getByRole('button', { name: 'Français' }).click()
+    await page.waitForURL(/\?done=language$/)
+    expect(await page.getAttribute('html', 'lang')).toBe('fr')
+    await page.getByRole('heading', { level: 1, name: fr.heading }).waitFor()
+    expect(await notice(page).innerText()).toBe(fr.notices.language)
+    expect((await signUp(email))?.locale).toBe('fr')
+
+    // The next mail, a campaign to Austria written in English, German and French, comes in French.
+    const sent = await fetch(`${suite.server.url}/admin/api/campaigns`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        subject: { en: 'Kennect opens in Austria', de: 'Kennect startet in Österreich', fr: 'Kennect ouvre en Autriche' },
+        markdown: { en: 'It is here.', de: 'Es ist so weit.', fr: 'C’est le moment.' },
+        segment: { countries: ['AT'] },
+        send: true,
+      }),
+    })
+    expect(sent.status).toBe(201)
+    const campaign = await smtp.waitFor(before + 2)
+    const french = campaign.filter((m) => m.to === email).at(-1)
+    expect(french?.subject).toBe('Kennect ouvre en Autriche')
+    expect(french?.parsed.text).toContain('C’est le moment.')
+    expect(french?.parsed.html).toContain('<html lang="fr">')
     await page.context().close()
   })
 })

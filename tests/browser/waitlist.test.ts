@@ -6,6 +6,7 @@ import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { emailInput, joinButton, readToast, submitEmail, toasts, visit, waitForHydration } from '../support/page'
 import { startServer, type TestServer } from '../support/server'
+import { row } from '../support/rows'
 
 const { success, failure } = content.waitlist
 const successText = `${success.title} ${success.description}`
@@ -37,14 +38,7 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
   })
 
   it('visitor already on the list (in another letter case) is thanked, and stays listed once', async () => {
-    await suite.server.app.store.add({
-      email: 'duke@example.com',
-      utm_source: null,
-      utm_medium: null,
-      utm_campaign: null,
-      referrer: null,
-      invite: null,
-    })
+    await suite.server.app.store.add(row('duke@example.com'))
     const before = await suite.server.app.store.count()
     const { page } = await open()
     await submitEmail(page, 'Duke@Example.com')
@@ -117,7 +111,7 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
     await page.keyboard.press('Enter')
     release()
     expect(await readToast(toasts(page).first())).toEqual({ text: successText, variant: 'default' })
-    expect(posts).toEqual(['{"email":"eager@example.com"}'])
+    expect(posts).toEqual(['{"email":"eager@example.com","locale":"en"}'])
     expect(await joinButton(page).getAttribute('aria-disabled')).toBeNull()
     await page.context().close()
   })
@@ -141,7 +135,7 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
     await context.close()
   })
 
-  it('a direct visitor sends only the address', async () => {
+  it("a direct visitor sends only the address and the page's language", async () => {
     const bodies: string[] = []
     const { page } = await open(suite.server, async (p) => {
       p.on('request', (request) => {
@@ -150,7 +144,7 @@ describe.skipIf(!chromiumAvailable)('joining the waitlist', () => {
     })
     await submitEmail(page, 'direct@example.com')
     await readToast(toasts(page).first())
-    expect(bodies).toEqual(['{"email":"direct@example.com"}'])
+    expect(bodies).toEqual(['{"email":"direct@example.com","locale":"en"}'])
     await page.context().close()
   })
 

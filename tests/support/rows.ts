@@ -8,5 +8,6 @@ export const row = (email: string, extra: Partial<WaitlistRow> = {}): WaitlistRo
   utm_campaign: null,
   referrer: null,
   invite: null,
+  locale: 'en',
   ...extra,
 })

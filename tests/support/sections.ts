@@ -1,15 +1,7 @@
-import { content } from '../../web/content'
+import { type Content, content } from '../../web/content'
 
 /** The headings of the sections after the hero (docs/requirements.md#sections), in the order the page must show them. */
-export const SECTION_HEADINGS = [
-  content.about.heading,
-  content.audiences.heading,
-  content.features.heading,
-  content.howItWorks.heading,
-  content.whyChoose.heading,
-  content.trust.heading,
-  content.waitlist.heading,
-]
+export const SECTION_HEADINGS = sectionHeadingsOf(content)
 
 /**
  * The names the requirements give the sections after the hero (docs/requirements.md#sections): each section's
@@ -23,3 +15,16 @@ export const SPEC_SECTION_NAMES = [
   'Why Choose',
   'Built on Trust, Privacy & Safety',
 ]
+
+/** The same headings in any language's words. */
+export function sectionHeadingsOf(words: Content): string[] {
+  return [
+    words.about.heading,
+    words.audiences.heading,
+    words.features.heading,
+    words.howItWorks.heading,
+    words.whyChoose.heading,
+    words.trust.heading,
+    words.waitlist.heading,
+  ]
+}

@@ -94,11 +94,15 @@ describe('waitingLine', () => {
   })
 
   it("follows the page's language for numbers and plural forms", () => {
-    const polish = { lang: 'pl', note: '<Wkrótce>', waiting: { few: '{count} czekają', many: '{count} czeka', other: '{count} czeka?' } }
+    const polish = {
+      lang: 'pl',
+      note: '<Wkrótce>',
+      waiting: { few: '{{count}} czekają', many: '{{count}} czeka', other: '{{count}} czeka?' },
+    }
     expect(waitingLine(polish, 5)).toBe('&lt;Wkrótce&gt;')
     expect(waitingLine(polish, 1_234_567)).toBe(`${new Intl.NumberFormat('pl').format(1_234_560)} czeka`)
     // Rounded to the ten, a Polish count always takes its "many" form; without one, "other" is said.
-    expect(waitingLine({ ...polish, waiting: { other: '{count} czeka?' } }, 1_224)).toBe('1220 czeka?')
+    expect(waitingLine({ ...polish, waiting: { other: '{{count}} czeka?' } }, 1_224)).toBe('1220 czeka?')
   })
 })
 

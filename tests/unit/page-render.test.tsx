@@ -5,7 +5,7 @@ import { content } from '../../web/content'
 import { SECTION_HEADINGS } from '../support/sections'
 
 // The prerender's output, checked without a browser: every section is there, in the order of docs/requirements.md#sections.
-const html = renderToString(<App />)
+const html = renderToString(<App content={content} />)
 const text = html
   .replace(/<[^>]+>/g, ' ')
   .replace(/&#x27;/g, "'")

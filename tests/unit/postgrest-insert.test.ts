@@ -30,6 +30,7 @@ describe('prepareInsert', () => {
       utm_campaign: null,
       referrer: null,
       invite: null,
+      locale: 'en',
     })
   })
 

@@ -3,6 +3,7 @@ import { ADMIN_API_PREFIX } from '../../contract/paths'
 import type { LocalMailPreview, MailOverview, SignupsPage, Stats } from '../../contract/admin-api'
 import type { CampaignDraft, CampaignProgress, CampaignRequest, Segments } from '../../contract/campaigns'
 import type { Funnel, LaunchTargets } from '../../contract/growth'
+import type { Locale } from '../../contract/locales'
 
 export class AdminApiError extends Error {
   constructor(
@@ -37,8 +38,8 @@ export function createAdminApi(token: string) {
       (await call('/campaigns', { method: 'POST', body: JSON.stringify({ ...request, send: false }) })).json(),
     send: async (id: number): Promise<{ id: number; recipients: number }> =>
       (await call(`/campaigns/${id}/send`, { method: 'POST' })).json(),
-    test: async (id: number, email: string): Promise<void> =>
-      void (await call(`/campaigns/${id}/test`, { method: 'POST', body: JSON.stringify({ email }) })),
+    test: async (id: number, email: string, locale: Locale): Promise<void> =>
+      void (await call(`/campaigns/${id}/test`, { method: 'POST', body: JSON.stringify({ email, locale }) })),
     pause: async (id: number, paused: boolean): Promise<CampaignProgress> =>
       (await call(`/campaigns/${id}/${paused ? 'pause' : 'resume'}`, { method: 'POST' })).json(),
     launchTargets: async (): Promise<LaunchTargets> => (await call('/launch-targets')).json(),

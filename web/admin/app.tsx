@@ -1,5 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import type { SignUp, Stats } from '../../contract/admin-api'
+import { DEFAULT_LOCALE } from '../../contract/locales'
 import { Button } from '../components/ui/button'
 import { Input } from '../components/ui/input'
 import { AdminApiError, type AdminApi, createAdminApi } from './api'
@@ -22,7 +23,9 @@ function statusOf(row: SignUp): string {
 
 function profileOf(row: SignUp): string {
   const parts = [row.role ? copy.roles[row.role] : '', row.country ?? '', row.breeds.join(', ')].filter(Boolean)
-  return parts.length > 0 ? parts.join(' · ') : copy.noProfile
+  const profile = parts.length > 0 ? parts.join(' · ') : copy.noProfile
+  // English is everyone's unless said otherwise: only another language is worth a word.
+  return row.locale === DEFAULT_LOCALE ? profile : `${profile} · ${copy.language(row.locale)}`
 }
 
 /** The token lives in sessionStorage: this tab only, gone when it closes. */

@@ -1,6 +1,8 @@
 // Every word of the admin page.
 import type { MailState } from '../../contract/admin-api'
 import type { FunnelDay } from '../../contract/growth'
+import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
+
 import type { Role } from '../../contract/visitor'
 
 export const adminContent = {
@@ -33,6 +35,12 @@ export const adminContent = {
     mail: (state: MailState) => `mail ${state}`,
   },
   roles: { breeder: 'breeder', owner: 'owner', club: 'club', enthusiast: 'enthusiast' } satisfies Record<Role, string>,
+  /** A language as the team reads it, with its own name beside: "German (Deutsch)". */
+  language: (locale: Locale) => {
+    const english = new Intl.DisplayNames(['en'], { type: 'language' }).of(locale) ?? locale
+    const own = new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale
+    return locale === DEFAULT_LOCALE ? english : `${english} (${own})`
+  },
   noProfile: '(no profile)',
   mail: {
     heading: 'Mail',
@@ -81,6 +89,8 @@ export const adminContent = {
     noCountry: '(not said)',
     breedsCaption: 'The most named breeds',
     breedColumns: { breed: 'Breed', breeders: 'Breeders', owners: 'Owners', others: 'Others', total: 'Total' },
+    localesCaption: 'Who is waiting, per language (the language of their mails)',
+    localeColumns: { language: 'Language', total: 'Sign-ups', confirmed: 'Confirmed' },
     roleCountry: 'Per role and country (confirmed / not confirmed)',
     roleCountryColumns: { role: 'Role', country: 'Country', confirmed: 'Confirmed', unconfirmed: 'Not confirmed' },
     noRole: '(not said)',
@@ -144,8 +154,13 @@ export const adminContent = {
   campaigns: {
     heading: 'Campaigns',
     compose: 'New campaign',
-    subject: 'Subject',
-    markdown: 'Message (Markdown)',
+    subject: 'Subject (English)',
+    markdown: 'Message (Markdown, English)',
+    otherLanguages: 'Other languages (optional: a recipient whose language is left empty gets the English)',
+    languageSubject: (language: string) => `Subject (${language})`,
+    languageMarkdown: (language: string) => `Message (Markdown, ${language})`,
+    locales: 'Languages (none ticked: every language)',
+    previewLanguage: 'Preview in',
     markdownHint: 'Placeholders: {{my_page_url}} (each recipient’s own page), {{app_store_url}} (needs APP_STORE_URL).',
     defaultMarkdown:
       'Kennect is ready for you.\n\n[Get the app]({{app_store_url}})\n\nYour page, where you can change what you told us or stop our e-mails: {{my_page_url}}\n',

@@ -1,7 +1,9 @@
 // Launch day for the team: the demand map (who waits where, for which breeds) and campaigns
 // (compose for a segment, count and preview, test, send, and watch each one's progress live).
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
-import type { CampaignDraft, CampaignProgress, Segment, Segments } from '../../contract/campaigns'
+import type { CampaignDraft, CampaignProgress, Localized, Segment, Segments } from '../../contract/campaigns'
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales'
+
 import { ROLES, type Role } from '../../contract/visitor'
 import { Button } from '../components/ui/button'
 import { Input } from '../components/ui/input'
@@ -120,6 +122,25 @@ export function DemandMap({ api, onFailure }: { api: AdminApi; onFailure: (failu
             </tr>
           ))}
         </TableRegion>
+        <TableRegion
+          caption={copy.localesCaption}
+          framed={false}
+          columns={[
+            { label: copy.localeColumns.language },
+            { label: copy.localeColumns.total, numeric: true },
+            { label: copy.localeColumns.confirmed, numeric: true },
+          ]}
+        >
+          {segments?.byLocale.map((l) => (
+            <tr key={l.locale} className="border-t border-stone-200">
+              <th scope="row" className={`${td} font-medium`}>
+                {adminContent.language(l.locale)}
+              </th>
+              <td className={`${td} text-right font-semibold`}>{l.total}</td>
+              <td className={`${td} text-right`}>{l.confirmed}</td>
+            </tr>
+          ))}
+        </TableRegion>
         <details className="min-w-0">
           <summary className="cursor-pointer font-medium text-stone-700">{copy.roleCountry}</summary>
           <table className="mt-2 w-full text-left text-sm">
@@ -181,7 +202,34 @@ function segmentOf(form: FormData): Segment {
   const invited = String(form.get('invitedAtLeast') ?? '').trim()
   if (invited !== '') segment.invitedAtLeast = Number(invited)
   if (form.get('readyCountries')) segment.readyCountries = true
+  const locales = form.getAll('locale').map(String) as Locale[]
+  if (locales.length > 0) segment.locales = locales
   return segment
+}
+
+/** A campaign's Markdown field, in English and in each other language. */
+const markdownBox =
+  'w-full rounded-xl border border-stone-300 bg-white px-4 py-3 font-mono text-sm text-stone-900 focus-visible:border-brand-600 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none'
+
+/** The languages other than English, in the compose form's order. */
+const OTHER_LOCALES = LOCALES.filter((locale) => locale !== DEFAULT_LOCALE)
+
+/**
+ * The subject and message the form holds: English alone as strings (the API's simple form), else
+ * objects keyed by language, with every language that has either field (the server names a missing
+ * half).
+ */
+function wordsOf(form: FormData): { subject: Localized; markdown: Localized } {
+  const field = (name: string) => String(form.get(name) ?? '')
+  const given = OTHER_LOCALES.filter((locale) => field(`subject-${locale}`).trim() !== '' || field(`markdown-${locale}`).trim() !== '')
+  if (given.length === 0) return { subject: field('subject'), markdown: field('markdown') }
+  const subject: Localized = { en: field('subject') }
+  const markdown: Localized = { en: field('markdown') }
+  for (const locale of given) {
+    if (field(`subject-${locale}`).trim() !== '') subject[locale] = field(`subject-${locale}`)
+    if (field(`markdown-${locale}`).trim() !== '') markdown[locale] = field(`markdown-${locale}`)
+  }
+  return { subject, markdown }
 }
 
 function ProgressRow({ campaign, onPause }: { campaign: CampaignProgress; onPause: (paused: boolean) => void }) {
@@ -224,6 +272,7 @@ function ProgressRow({ campaign, onPause }: { campaign: CampaignProgress; onPaus
 export function Campaigns({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
   const [campaigns, setCampaigns] = useState<CampaignProgress[]>([])
   const [draft, setDraft] = useState<(CampaignDraft & { subject: string }) | null>(null)
+  const [shown, setShown] = useState<Locale>(DEFAULT_LOCALE)
   const [problem, setProblem] = useState('')
   const [notice, setNotice] = useState('')
   const [version, setVersion] = useState(0)
@@ -259,8 +308,9 @@ export function Campaigns({ api, onFailure }: { api: AdminApi; onFailure: (failu
     setProblem('')
     setNotice('')
     try {
-      const made = await api.draft({ subject, markdown: String(form.get('markdown') ?? ''), segment: segmentOf(form) })
+      const made = await api.draft({ ...wordsOf(form), segment: segmentOf(form) })
       setDraft({ ...made, subject })
+      setShown(DEFAULT_LOCALE)
       reload()
     } catch (failure) {
       refused(failure)
@@ -271,7 +321,7 @@ export function Campaigns({ api, onFailure }: { api: AdminApi; onFailure: (failu
     event.preventDefault()
     if (!draft) return
     try {
-      await api.test(draft.id, String(new FormData(event.currentTarget).get('test') ?? ''))
+      await api.test(draft.id, String(new FormData(event.currentTarget).get('test') ?? ''), shown)
       setNotice(text.testSent)
     } catch (failure) {
       refused(failure)
@@ -321,12 +371,28 @@ export function Campaigns({ api, onFailure }: { api: AdminApi; onFailure: (failu
             rows={6}
             defaultValue={text.defaultMarkdown}
             aria-describedby="campaign-markdown-hint"
-            className="mt-1 w-full rounded-xl border border-stone-300 bg-white px-4 py-3 font-mono text-sm text-stone-900 focus-visible:border-brand-600 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none"
+            className={`mt-1 ${markdownBox}`}
           />
           <p id="campaign-markdown-hint" className="text-sm text-stone-600">
             {text.markdownHint}
           </p>
         </div>
+        <details className="rounded-xl border border-stone-200 p-4">
+          <summary className="cursor-pointer text-sm font-semibold text-stone-700">{text.otherLanguages}</summary>
+          {OTHER_LOCALES.map((locale) => (
+            <fieldset key={locale} className="mt-4 grid gap-2">
+              <legend className="text-sm font-semibold text-stone-900">{adminContent.language(locale)}</legend>
+              <label htmlFor={`campaign-subject-${locale}`} className="block text-sm text-stone-700">
+                {text.languageSubject(adminContent.language(locale))}
+              </label>
+              <Input id={`campaign-subject-${locale}`} name={`subject-${locale}`} lang={locale} maxLength={200} />
+              <label htmlFor={`campaign-markdown-${locale}`} className="block text-sm text-stone-700">
+                {text.languageMarkdown(adminContent.language(locale))}
+              </label>
+              <textarea id={`campaign-markdown-${locale}`} name={`markdown-${locale}`} lang={locale} rows={4} className={markdownBox} />
+            </fieldset>
+          ))}
+        </details>
         <fieldset className="grid gap-3 rounded-xl border border-stone-200 p-4">
           <legend className="px-1 text-sm font-semibold text-stone-700">{text.segment}</legend>
           <fieldset>
@@ -385,6 +451,17 @@ export function Campaigns({ api, onFailure }: { api: AdminApi; onFailure: (failu
               className="mt-1 w-32"
             />
           </div>
+          <fieldset>
+            <legend className="text-sm text-stone-700">{text.locales}</legend>
+            <div className="mt-1 flex flex-wrap gap-4">
+              {LOCALES.map((locale) => (
+                <label key={locale} className="flex items-center gap-2 text-stone-900">
+                  <input type="checkbox" name="locale" value={locale} className="size-4 accent-brand-700" />
+                  {adminContent.language(locale)}
+                </label>
+              ))}
+            </div>
+          </fieldset>
           <label className="flex items-center gap-2 text-stone-900">
             <input type="checkbox" name="readyCountries" className="size-4 accent-brand-700" />
             {text.readyCountries}
@@ -404,10 +481,26 @@ export function Campaigns({ api, onFailure }: { api: AdminApi; onFailure: (failu
       {draft ? (
         <div role="region" aria-label={text.recipients(draft.recipients)} className="mt-4 rounded-xl border border-stone-200 p-4">
           <p className="text-lg font-semibold text-stone-900">{text.recipients(draft.recipients)}</p>
+          {Object.keys(draft.previews).length > 1 ? (
+            <div role="group" aria-label={text.previewLanguage} className="mt-3 flex flex-wrap gap-2">
+              {LOCALES.filter((locale) => draft.previews[locale]).map((locale) => (
+                <Button
+                  key={locale}
+                  variant={shown === locale ? 'default' : 'outline'}
+                  size="sm"
+                  aria-pressed={shown === locale}
+                  onClick={() => setShown(locale)}
+                >
+                  {adminContent.language(locale)}
+                </Button>
+              ))}
+            </div>
+          ) : null}
+          <p className="mt-3 font-medium break-words text-stone-900">{(draft.previews[shown] ?? draft.previews.en)?.subject}</p>
           <iframe
             title={text.previewFrame}
             sandbox=""
-            srcDoc={draft.html}
+            srcDoc={(draft.previews[shown] ?? draft.previews.en)?.html ?? draft.html}
             className="mt-3 h-96 w-full rounded-lg border border-stone-200 bg-white"
           />
           <form onSubmit={sendTest} className="mt-3 flex flex-wrap items-end gap-3">

@@ -16,7 +16,7 @@ export function AppStoreBadge({ content, href, className }: { content: Content['
         className,
       )}
     >
-      <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className="size-7 fill-current">
+      <svg viewBox="0 0 24 24" aria-hidden="true" className="size-7 fill-current">
         <path d={siApple.path} />
       </svg>
       <span className="flex flex-col items-start leading-none">

@@ -17,7 +17,6 @@ export function DogArt({ drawing, className }: { drawing: Drawing; className?: s
     <svg
       viewBox={`0 0 ${width} ${height}`}
       aria-hidden="true"
-      focusable="false"
       className={className}
       // The drawing's own markup, from the package (paths and fills only).
       dangerouslySetInnerHTML={{ __html: body }}
@@ -68,7 +67,7 @@ export function MatchedPair({ className }: { className?: string }) {
   return (
     <div aria-hidden="true" className={cn('flex items-end justify-center gap-1', className)}>
       <DogPicture drawing="dog" facing="right" size={96} className="size-20 sm:size-24" />
-      <svg viewBox="0 0 24 24" className="mb-10 size-7 fill-rose-500 sm:mb-12" focusable="false">
+      <svg viewBox="0 0 24 24" className="mb-10 size-7 fill-rose-500 sm:mb-12">
         <path d="M12 21s-7.5-4.6-9.6-9.1C.8 8.5 2.7 4.5 6.6 4.2c2.1-.2 3.7.9 5.4 2.8 1.7-1.9 3.3-3 5.4-2.8 3.9.3 5.8 4.3 4.2 7.7C19.5 16.4 12 21 12 21Z" />
       </svg>
       <DogPicture drawing="poodle" size={96} className="size-20 sm:size-24" />

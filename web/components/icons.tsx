@@ -15,8 +15,8 @@ import {
   Heart,
   House,
   IdCard,
+  type IconNode,
   Lock,
-  type LucideIcon,
   MessagesSquare,
   PawPrint,
   Scale,
@@ -25,7 +25,8 @@ import {
   Stethoscope,
   Trophy,
   UserRoundCheck,
-} from 'lucide-react'
+} from 'lucide'
+import { SvgIcon } from './svg-icon'
 
 export const icons = {
   'badge-check': BadgeCheck,
@@ -51,11 +52,10 @@ export const icons = {
   stethoscope: Stethoscope,
   trophy: Trophy,
   'user-check': UserRoundCheck,
-} satisfies Record<string, LucideIcon>
+} satisfies Record<string, IconNode>
 
 export type IconName = keyof typeof icons
 
-export function Icon({ name, className }: { name: IconName; className?: string }) {
-  const Component = icons[name]
-  return <Component aria-hidden="true" focusable="false" className={className} />
+export function Icon({ name, className }: { name: IconName; className: string }) {
+  return <SvgIcon icon={icons[name]} className={className} />
 }

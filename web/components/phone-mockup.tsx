@@ -1,4 +1,5 @@
-import { BadgeCheck, Heart, SlidersHorizontal, X } from 'lucide-react'
+import { BadgeCheck, Heart, SlidersHorizontal, X } from 'lucide'
+import { SvgIcon } from './svg-icon'
 import type { Content } from '../content'
 import { DogArt } from './dog-art'
 
@@ -21,7 +22,7 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
               <p className="text-lg font-bold whitespace-nowrap">{content.title}</p>
             </div>
             <span className="grid size-9 place-items-center rounded-full bg-white shadow-sm">
-              <SlidersHorizontal aria-hidden="true" className="size-4 text-stone-700" />
+              <SvgIcon icon={SlidersHorizontal} className="size-4 text-stone-700" />
             </span>
           </div>
           <div className="m-4 overflow-hidden rounded-3xl bg-white shadow-md">
@@ -34,7 +35,7 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
             <div className="p-4">
               <div className="flex items-center gap-1.5">
                 <p className="text-lg font-bold">{dog.name}</p>
-                <BadgeCheck aria-hidden="true" className="size-5 fill-sky-500 text-white" />
+                <SvgIcon icon={BadgeCheck} className="size-5 fill-sky-500 text-white" />
               </div>
               <p className="flex flex-wrap gap-x-2 text-sm text-stone-600">
                 <span className="whitespace-nowrap">{dog.breed}</span>
@@ -62,11 +63,11 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
           </div>
           <div className="flex items-center justify-center gap-4 pb-7">
             <span className="flex h-11 items-center gap-1.5 rounded-full bg-white px-4 text-sm font-semibold text-stone-700 shadow">
-              <X aria-hidden="true" className="size-4" />
+              <SvgIcon icon={X} className="size-4" />
               {content.actions.pass}
             </span>
             <span className="flex h-11 items-center gap-1.5 rounded-full bg-brand-700 px-5 text-sm font-semibold text-white shadow">
-              <Heart aria-hidden="true" className="size-4 fill-current" />
+              <SvgIcon icon={Heart} className="size-4 fill-current" />
               {content.actions.connect}
             </span>
           </div>

@@ -2,9 +2,11 @@
 // campaign parameters of the page's own URL, the host of the referring site (never its full URL),
 // and the inviter's code the link carried (docs/decisions/015-growth.md).
 import { INVITE_PARAM, readInviteCode } from '../../contract/growth'
+import type { LOCALE_COLUMN } from '../../contract/locales'
 import { type AttributionColumn, MAX_ATTRIBUTION_LENGTH, readCampaign } from '../../contract/waitlist'
 
-export type Attribution = Partial<Record<AttributionColumn | typeof INVITE_PARAM, string>>
+/** What travels with the address: where the visit came from, the inviter's code, the page's language. */
+export type Attribution = Partial<Record<AttributionColumn | typeof INVITE_PARAM | typeof LOCALE_COLUMN, string>>
 
 export function readAttribution(pageUrl: string, referrer: string): Attribution {
   const page = new URL(pageUrl)

@@ -1,4 +1,5 @@
-import { CircleCheck } from 'lucide-react'
+import { CircleCheck } from 'lucide'
+import { SvgIcon } from '../components/svg-icon'
 import { SectionHeading } from '../components/section-heading'
 import type { Content } from '../content'
 
@@ -27,7 +28,7 @@ export function About({ content }: { content: Content['about'] }) {
           <ul className="mt-4 grid gap-4">
             {content.profile.items.map((item) => (
               <li key={item.title} className="flex gap-3">
-                <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-700 dark:text-brand-300" />
+                <SvgIcon icon={CircleCheck} className="mt-0.5 size-5 shrink-0 text-brand-700 dark:text-brand-300" />
                 <span>
                   <span className="block font-semibold text-stone-900 dark:text-stone-50">{item.title}</span>
                   <span className="block text-stone-700 dark:text-stone-300">{item.text}</span>

@@ -1,4 +1,5 @@
-import { PawPrint } from 'lucide-react'
+import { PawPrint } from 'lucide'
+import { SvgIcon } from '../components/svg-icon'
 import { useSyncExternalStore } from 'react'
 import { Button } from '../components/ui/button'
 import type { Content } from '../content'
@@ -20,7 +21,7 @@ export function Footer({ content, privacyId }: { content: Content['footer']; pri
         <div>
           <p className="flex items-center gap-2 text-xl font-bold text-white">
             <span className="grid size-9 place-items-center rounded-xl bg-brand-600">
-              <PawPrint aria-hidden="true" className="size-5" />
+              <SvgIcon icon={PawPrint} className="size-5" />
             </span>
             {content.name}
           </p>

@@ -1,116 +1,111 @@
-// Every word of the visitor's own page (/me/<token>). The page is layout only.
+// Every word of the visitor's own page (/me/<token>), in the sign-up's language, from the
+// catalogue (locales/). The page is layout only. Used by the server's render module, never in a browser.
 import type { CountryMeter } from '../../contract/growth'
-import type { Role, VisitorNotice } from '../../contract/visitor'
+import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
+import type { Role, VisitorGone, VisitorNotice } from '../../contract/visitor'
+import { translator } from '../../locales/index'
 import { site } from '../site'
 
-const name = site.productName
-const plural = new Intl.PluralRules('en')
-const number = new Intl.NumberFormat('en')
-/** `{n}` in the form for the count's plural category. */
-const count = (n: number, forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }) =>
-  (forms[plural.select(n)] ?? forms.other).replace('{n}', number.format(n))
+const NOTICES: VisitorNotice[] = ['confirmed', 'saved', 'language', 'unsubscribed', 'resubscribed']
+const ROLE_KEYS: Role[] = ['breeder', 'owner', 'club', 'enthusiast']
+const GONE: VisitorGone[] = ['not-found', 'deleted']
 
-export const visitorContent = {
-  title: `Your ${name} sign-up`,
-  heading: 'Your place on the waitlist',
-  joined: (email: string, day: string) => `${email} joined on ${day}.`,
-  confirm: {
-    heading: 'Confirm your address',
-    text: `Confirm that this address is yours, and we will tell you the moment ${name} is ready.`,
-    button: 'Confirm my address',
-    done: 'Your address is confirmed. Thank you!',
-  },
-  launch: {
-    heading: (country: string) => `Bring ${name} to ${country}`,
-    headingNoCountry: `Bring ${name} to where you live`,
-    text: `${name} opens country by country, once enough breeders and owners wait there for each other. Confirmed addresses count.`,
-    /** The meter, as the launch team sets its targets: "Germany: 31 of 80 breeders, 122 of 400 owners". */
-    meter: (country: string, m: CountryMeter) =>
-      `${country}: ${number.format(m.breeders)} of ${count(m.target.breeders, { one: '{n} breeder', other: '{n} breeders' })}, ` +
-      `${number.format(m.owners)} of ${count(m.target.owners, { one: '{n} owner', other: '{n} owners' })}`,
-    breeders: 'Breeders',
-    owners: 'Owners',
-    ready: (country: string) => `${country} is ready: ${name} opens there among the first.`,
-    askCountry: 'Which country do you live in? Tell us, and see how close it is to opening there.',
-    chooseCountry: 'Choose your country',
-  },
-  invite: {
-    heading: 'Invite people you know',
-    text: 'Share your link with breeders and dog owners you know. Everyone who joins through it and confirms brings your country closer.',
-    confirmFirst: 'Confirm your address above, and you get a link to invite people you know.',
-    linkLabel: 'Your invite link',
-    copy: 'Copy link',
-    copied: 'Link copied.',
-    share: 'Share…',
-    email: 'Send by e-mail',
-    whatsapp: 'Send on WhatsApp',
-    mailSubject: `Join me on the ${name} waitlist`,
-    message: `I joined the ${name} waitlist, an app for responsible breeders and dog owners to find compatible dogs. Join through my link:`,
-    /** Counts only: never who. */
-    counts: (joined: number, confirmed: number) =>
-      joined === 0
-        ? 'Nobody has joined through your link yet.'
-        : `${count(joined, { one: '{n} person has', other: '{n} people have' })} joined through your link; ${number.format(confirmed)} of them confirmed.`,
-  },
-  profile: {
-    heading: 'Tell us about you',
-    text: 'All optional. It helps us open the app first where breeders and owners are waiting for each other.',
-    role: 'I am a',
-    roles: {
-      breeder: 'Professional breeder',
-      owner: 'Dog owner',
-      club: 'Kennel or breed club',
-      enthusiast: 'Pet enthusiast',
-    } satisfies Record<Role, string>,
-    noRole: 'Rather not say',
-    breeds: 'Breeds',
-    breedsHint: 'Up to five. Start typing to pick a recognised name, or write your own.',
-    breedLabel: (n: number) => `Breed ${n}`,
-    country: 'Country',
-    noCountry: 'Choose a country',
-    save: 'Save',
-    invalid: 'Some of that could not be saved. Please check the fields and try again.',
-  },
-  data: {
-    heading: 'Your data',
-    text: 'Everything we keep about this address, as a file.',
-    button: 'Download my data',
-  },
-  emails: {
-    heading: 'E-mails',
-    subscribed: 'We will write to you when the app launches.',
-    unsubscribed: 'You will get no more e-mails from us.',
-    stop: 'Stop e-mails',
-    restart: 'Send me e-mails again',
-  },
-  remove: {
-    heading: 'Delete my sign-up',
-    text: 'Removes your address, your answers and your mails for good. Links in our mails will stop working.',
-    button: 'Delete my sign-up',
-    confirmHeading: 'Delete your sign-up for good?',
-    confirmText: 'This cannot be undone. To join again later, enter your address on the page.',
-    confirm: 'Yes, delete everything',
-    cancel: 'Keep my sign-up',
-  },
-  notices: {
-    confirmed: 'Your address is confirmed. Thank you!',
-    saved: 'Saved. Thank you for telling us.',
-    unsubscribed: 'Done: you will get no more e-mails from us.',
-    resubscribed: 'Done: we will write to you when the app launches.',
-  } satisfies Record<VisitorNotice, string>,
-  gone: {
-    'not-found': {
-      title: `Nothing here - ${name}`,
-      heading: 'Nothing here',
-      text: 'This link opens no sign-up: it may have been deleted.',
+export function visitorContent(locale: Locale) {
+  const t = translator(locale, { product: site.productName })
+  const number = new Intl.NumberFormat(locale)
+  return {
+    locale,
+    title: t('visitor.title'),
+    heading: t('visitor.heading'),
+    joined: (email: string, day: string) => t('visitor.joined', { email, day }),
+    confirm: {
+      heading: t('visitor.confirm.heading'),
+      text: t('visitor.confirm.text'),
+      button: t('visitor.confirm.button'),
+      done: t('visitor.confirm.done'),
     },
-    deleted: {
-      title: `Deleted - ${name}`,
-      heading: 'Your sign-up is deleted',
-      text: 'Your address, your answers and your mails are gone for good.',
+    launch: {
+      heading: t('visitor.launch.heading'),
+      text: t('visitor.launch.text'),
+      /** The meter, as the launch team sets its targets: "Germany: 31 of 80 breeders, 122 of 400 owners". */
+      meter: (country: string, m: CountryMeter) =>
+        t('visitor.launch.meter', {
+          country,
+          breeders: t('visitor.launch.meterBreeders', { have: number.format(m.breeders), count: m.target.breeders }),
+          owners: t('visitor.launch.meterOwners', { have: number.format(m.owners), count: m.target.owners }),
+        }),
+      breeders: t('visitor.launch.breeders'),
+      owners: t('visitor.launch.owners'),
+      ready: t('visitor.launch.ready'),
+      askCountry: t('visitor.launch.askCountry'),
+      chooseCountry: t('visitor.launch.chooseCountry'),
     },
-  },
-  home: `Back to ${name}`,
+    invite: {
+      heading: t('visitor.invite.heading'),
+      text: t('visitor.invite.text'),
+      confirmFirst: t('visitor.invite.confirmFirst'),
+      linkLabel: t('visitor.invite.linkLabel'),
+      copy: t('visitor.invite.copy'),
+      copied: t('visitor.invite.copied'),
+      share: t('visitor.invite.share'),
+      email: t('visitor.invite.email'),
+      whatsapp: t('visitor.invite.whatsapp'),
+      mailSubject: t('visitor.invite.mailSubject'),
+      message: t('visitor.invite.message'),
+      /** Counts only: never who. */
+      counts: (joined: number, confirmed: number) =>
+        joined === 0 ? t('visitor.invite.countsNone') : t('visitor.invite.counts', { count: joined, confirmed: number.format(confirmed) }),
+    },
+    language: { heading: t('visitor.language.heading'), text: t('visitor.language.text') },
+    profile: {
+      heading: t('visitor.profile.heading'),
+      text: t('visitor.profile.text'),
+      role: t('visitor.profile.role'),
+      roles: Object.fromEntries(ROLE_KEYS.map((role) => [role, t(`visitor.profile.roles.${role}`)])) as Record<Role, string>,
+      noRole: t('visitor.profile.noRole'),
+      breeds: t('visitor.profile.breeds'),
+      breedsHint: t('visitor.profile.breedsHint'),
+      breedLabel: (n: number) => t('visitor.profile.breedLabel', { n }),
+      country: t('visitor.profile.country'),
+      noCountry: t('visitor.profile.noCountry'),
+      save: t('visitor.profile.save'),
+      invalid: t('visitor.profile.invalid'),
+    },
+    data: {
+      heading: t('visitor.data.heading'),
+      text: t('visitor.data.text'),
+      button: t('visitor.data.button'),
+      fileName: t('visitor.data.fileName'),
+    },
+    emails: {
+      heading: t('visitor.emails.heading'),
+      subscribed: t('visitor.emails.subscribed'),
+      unsubscribed: t('visitor.emails.unsubscribed'),
+      stop: t('visitor.emails.stop'),
+      restart: t('visitor.emails.restart'),
+      oneClickDone: t('visitor.emails.oneClickDone'),
+    },
+    remove: {
+      heading: t('visitor.remove.heading'),
+      text: t('visitor.remove.text'),
+      button: t('visitor.remove.button'),
+      confirmHeading: t('visitor.remove.confirmHeading'),
+      confirmText: t('visitor.remove.confirmText'),
+      confirm: t('visitor.remove.confirm'),
+      cancel: t('visitor.remove.cancel'),
+    },
+    notices: Object.fromEntries(NOTICES.map((notice) => [notice, t(`visitor.notices.${notice}`)])) as Record<VisitorNotice, string>,
+    gone: Object.fromEntries(
+      GONE.map((why) => [
+        why,
+        { title: t(`visitor.gone.${why}.title`), heading: t(`visitor.gone.${why}.heading`), text: t(`visitor.gone.${why}.text`) },
+      ]),
+    ) as Record<VisitorGone, { title: string; heading: string; text: string }>,
+    home: t('visitor.home'),
+  }
 }
 
-export type VisitorContent = typeof visitorContent
+export type VisitorContent = ReturnType<typeof visitorContent>
+
+/** The page in English: what the tests read when they do not say otherwise. */
+export const englishVisitorContent: VisitorContent = visitorContent(DEFAULT_LOCALE)

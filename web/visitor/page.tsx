@@ -1,10 +1,12 @@
 // The visitor's own page: confirm, tell us about you, download, stop e-mails, delete. Plain forms
 // that post and come back (the server redirects after each), so it works without any script; the
 // page carries none. Rendered by the server through the build's render module (entry-visitor.tsx).
-import { CircleCheck, Copy, Download, Mail, MailX, MessageCircle, PawPrint, Share2, Trash2 } from 'lucide-react'
+import { CircleCheck, Copy, Download, Mail, MailX, MessageCircle, PawPrint, Share2, Trash2 } from 'lucide'
+import { SvgIcon } from '../components/svg-icon'
 import type { ReactNode } from 'react'
 import type { CountryCode } from '../../contract/countries'
 import type { CountryMeter } from '../../contract/growth'
+import type { Locale } from '../../contract/locales'
 import { MAX_BREED_LENGTH, MAX_BREEDS, ROLES, type VisitorGone, type VisitorView } from '../../contract/visitor'
 import { Button, buttonVariants } from '../components/ui/button'
 import { Input } from '../components/ui/input'
@@ -14,8 +16,10 @@ import type { VisitorContent } from './content'
 export interface Choices {
   /** Recognised breed names, offered as the visitor types. */
   breeds: readonly string[]
-  /** Country codes with their names, in the order of the names. */
+  /** Country codes with their names in the page's language, in the order of the names. */
   countries: readonly { code: CountryCode; name: string }[]
+  /** The languages to choose from, each named in itself. */
+  languages: readonly { locale: Locale; name: string }[]
 }
 
 function Frame({ brand, children }: { brand: string; children: ReactNode }) {
@@ -24,7 +28,7 @@ function Frame({ brand, children }: { brand: string; children: ReactNode }) {
       <header className="bg-stone-950 text-white">
         <div className="mx-auto flex max-w-2xl items-center gap-2 px-5 py-6 text-xl font-bold sm:px-8">
           <span className="grid size-9 place-items-center rounded-xl bg-brand-600">
-            <PawPrint aria-hidden="true" className="size-5" />
+            <SvgIcon icon={PawPrint} className="size-5" />
           </span>
           {brand}
         </div>
@@ -67,7 +71,9 @@ export function VisitorPage({
   error?: 'invalid-profile' | undefined
 }) {
   if (view.step === 'confirm-delete') return <ConfirmDelete view={view} content={content} brand={brand} />
-  const joinedOn = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(view.joinedAt))
+  const joinedOn = new Intl.DateTimeFormat(view.locale === 'en' ? 'en-GB' : view.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(view.joinedAt),
+  )
   const { profile } = view
   const breeds = Array.from({ length: MAX_BREEDS }, (_, i) => profile.breeds[i] ?? '')
   return (
@@ -89,7 +95,7 @@ export function VisitorPage({
       <Card id="confirm" heading={content.confirm.heading}>
         {view.confirmed ? (
           <p className="mt-2 flex items-center gap-2 font-medium text-emerald-800 dark:text-emerald-300">
-            <CircleCheck aria-hidden="true" className="size-5 shrink-0" />
+            <SvgIcon icon={CircleCheck} className="size-5 shrink-0" />
             {content.confirm.done}
           </p>
         ) : (
@@ -181,10 +187,33 @@ export function VisitorPage({
         </form>
       </Card>
 
+      <Card id="language" heading={content.language.heading}>
+        <p className={text}>{content.language.text}</p>
+        {/* A choice stores the sign-up's language (a GET changes nothing): a form, each button a language named in itself. */}
+        <form method="post" action={`${view.base}/language`} className="mt-4 flex flex-wrap gap-2">
+          {choices.languages.map(({ locale, name }) => (
+            <button
+              key={locale}
+              type="submit"
+              name="locale"
+              value={locale}
+              lang={locale}
+              aria-pressed={locale === view.locale}
+              className={cn(
+                buttonVariants({ variant: locale === view.locale ? 'default' : 'outline', size: 'sm' }),
+                locale === view.locale && 'pointer-events-none',
+              )}
+            >
+              {name}
+            </button>
+          ))}
+        </form>
+      </Card>
+
       <Card id="data" heading={content.data.heading}>
         <p className={text}>{content.data.text}</p>
         <a href={`${view.base}/data.json`} download className={cn(buttonVariants({ variant: 'outline' }), 'mt-4')}>
-          <Download aria-hidden="true" className="size-5" />
+          <SvgIcon icon={Download} className="size-5" />
           {content.data.button}
         </a>
       </Card>
@@ -193,7 +222,7 @@ export function VisitorPage({
         <p className={text}>{view.subscribed ? content.emails.subscribed : content.emails.unsubscribed}</p>
         <form method="post" action={`${view.base}/${view.subscribed ? 'unsubscribe' : 'resubscribe'}`}>
           <Button type="submit" variant="outline" className="mt-4">
-            {view.subscribed ? <MailX aria-hidden="true" className="size-5" /> : null}
+            {view.subscribed ? <SvgIcon icon={MailX} className="size-5" /> : null}
             {view.subscribed ? content.emails.stop : content.emails.restart}
           </Button>
         </form>
@@ -203,7 +232,7 @@ export function VisitorPage({
         <p className={text}>{content.remove.text}</p>
         <form method="post" action={`${view.base}/delete`}>
           <Button type="submit" variant="outline" className="mt-4">
-            <Trash2 aria-hidden="true" className="size-5" />
+            <SvgIcon icon={Trash2} className="size-5" />
             {content.remove.button}
           </Button>
         </form>
@@ -243,7 +272,7 @@ function LaunchCard({
   const country = meter ? countryName(meter.country) : null
   const copy = content.launch
   return (
-    <Card id="launch" heading={country ? copy.heading(country) : copy.headingNoCountry}>
+    <Card id="launch" heading={copy.heading}>
       <p className={text}>{copy.text}</p>
       {meter && country ? <Meter meter={meter} country={country} content={content} /> : null}
       {meter ? null : (
@@ -271,8 +300,8 @@ function Meter({ meter, country, content }: { meter: CountryMeter; country: stri
       </div>
       {meter.ready ? (
         <p className="flex items-center gap-2 font-medium text-emerald-800 dark:text-emerald-300">
-          <CircleCheck aria-hidden="true" className="size-5 shrink-0" />
-          {copy.ready(country)}
+          <SvgIcon icon={CircleCheck} className="size-5 shrink-0" />
+          {copy.ready}
         </p>
       ) : null}
     </div>
@@ -297,19 +326,19 @@ function Invite({ invite, content }: { invite: NonNullable<VisitorView['invite']
       </p>
       <div className="mt-3 flex flex-wrap gap-2">
         <button type="button" hidden data-copy={invite.link} data-done={copy.copied} className={small}>
-          <Copy aria-hidden="true" className="size-4" />
+          <SvgIcon icon={Copy} className="size-4" />
           {copy.copy}
         </button>
         <button type="button" hidden data-share={invite.link} data-title={copy.mailSubject} data-text={copy.message} className={small}>
-          <Share2 aria-hidden="true" className="size-4" />
+          <SvgIcon icon={Share2} className="size-4" />
           {copy.share}
         </button>
         <a href={`mailto:?subject=${encodeURIComponent(copy.mailSubject)}&body=${encodeURIComponent(message)}`} className={small}>
-          <Mail aria-hidden="true" className="size-4" />
+          <SvgIcon icon={Mail} className="size-4" />
           {copy.email}
         </a>
         <a href={`https://wa.me/?text=${encodeURIComponent(message)}`} target="_blank" rel="noopener noreferrer" className={small}>
-          <MessageCircle aria-hidden="true" className="size-4" />
+          <SvgIcon icon={MessageCircle} className="size-4" />
           {copy.whatsapp}
         </a>
       </div>
@@ -328,7 +357,7 @@ function ConfirmDelete({ view, content, brand }: { view: VisitorView; content: V
       <form method="post" action={`${view.base}/delete`} className="mt-6 flex flex-wrap items-center gap-4">
         <input type="hidden" name="confirm" value="yes" />
         <Button type="submit" variant="danger">
-          <Trash2 aria-hidden="true" className="size-5" />
+          <SvgIcon icon={Trash2} className="size-5" />
           {content.remove.confirm}
         </Button>
         <a href={view.base} className={buttonVariants({ variant: 'outline' })}>

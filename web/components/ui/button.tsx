@@ -3,7 +3,7 @@ import type { ComponentProps } from 'react'
 import { cn } from '../../lib/cn'
 
 export const buttonVariants = cva(
-  'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-xl font-semibold transition-colors focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-brand-300 disabled:cursor-not-allowed disabled:opacity-70',
+  'inline-flex items-center justify-center gap-2 text-center rounded-xl font-semibold transition-colors focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-brand-300 disabled:cursor-not-allowed disabled:opacity-70',
   {
     variants: {
       variant: {
@@ -17,8 +17,9 @@ export const buttonVariants = cva(
         link: 'underline-offset-4 hover:underline',
       },
       size: {
-        default: 'h-12 px-6 text-base',
-        sm: 'h-9 px-3 text-sm',
+        // A minimum height, not a fixed one: a long label (a longer language) wraps inside the button.
+        default: 'min-h-12 px-6 py-2 text-base',
+        sm: 'min-h-9 px-3 py-1 text-sm',
         inline: 'h-auto p-0 text-base',
       },
     },

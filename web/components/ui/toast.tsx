@@ -2,7 +2,8 @@
 // hotkey, swipe-to-dismiss, the display timer and pausing it on hover and focus.
 import * as ToastPrimitives from '@radix-ui/react-toast'
 import { cva, type VariantProps } from 'class-variance-authority'
-import { X } from 'lucide-react'
+import { X } from 'lucide'
+import { SvgIcon } from '../svg-icon'
 import type { ComponentProps } from 'react'
 import { cn } from '../../lib/cn'
 
@@ -58,7 +59,7 @@ export function ToastClose({ className, label, ...props }: ComponentProps<typeof
       )}
       {...props}
     >
-      <X aria-hidden="true" className="size-4" />
+      <SvgIcon icon={X} className="size-4" />
     </ToastPrimitives.Close>
   )
 }

@@ -1,0 +1,86 @@
+// The message catalogues (locales/*.json, i18next's format): complete in every language, with each
+// language's own plural forms and the same placeholders as English, and nothing kept that no
+// code asks for (docs/decisions/016-languages.md).
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_LOCALE, LOCALES } from '../../contract/locales'
+import { catalogues, keysAsked } from '../../locales/index'
+import { mailCopy } from '../../server/mail/content'
+import { pageContent } from '../../web/content'
+import { visitorContent } from '../../web/visitor/content'
+
+const PLURAL = /_(zero|one|two|few|many|other)$/
+
+/** Every message of a catalogue by its key (`page.hero.headline`, `page.about.paragraphs.0`). */
+function messages(value: unknown, prefix = ''): Map<string, string> {
+  const found = new Map<string, string>()
+  if (typeof value === 'string') found.set(prefix, value)
+  else if (value && typeof value === 'object')
+    for (const [key, child] of Object.entries(value))
+      for (const [k, v] of messages(child, prefix ? `${prefix}.${key}` : key)) found.set(k, v)
+  return found
+}
+
+/** A message's key without its plural form, and the form (`waiting`, `many`). */
+const pluralOf = (key: string) => ({ base: key.replace(PLURAL, ''), form: PLURAL.exec(key)?.[1] })
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort()
+
+const english = messages(catalogues[DEFAULT_LOCALE])
+
+describe('the catalogues', () => {
+  it.each(LOCALES.filter((locale) => locale !== DEFAULT_LOCALE))('%s has every message English has, and no other', (locale) => {
+    const own = messages(catalogues[locale])
+    const singular = (keys: Iterable<string>) => [...new Set([...keys].map((key) => pluralOf(key).base))].sort()
+    expect(singular(own.keys())).toEqual(singular(english.keys()))
+  })
+
+  it.each(LOCALES)("%s gives each plural message exactly the forms of its language's plural rules", (locale) => {
+    const categories = [...new Intl.PluralRules(locale).resolvedOptions().pluralCategories].sort()
+    const forms = new Map<string, string[]>()
+    for (const key of messages(catalogues[locale]).keys()) {
+      const { base, form } = pluralOf(key)
+      if (form) forms.set(base, [...(forms.get(base) ?? []), form])
+    }
+    expect(forms.size).toBeGreaterThan(0)
+    for (const [base, found] of forms) expect([...found].sort(), `${locale}: ${base}`).toEqual(categories)
+  })
+
+  it.each(LOCALES)('%s uses the placeholders English uses in each message', (locale) => {
+    const englishPlaceholders = new Map([...english].map(([key, text]) => [pluralOf(key).base, placeholders(text)]))
+    for (const [key, text] of messages(catalogues[locale])) {
+      const expected = englishPlaceholders.get(pluralOf(key).base) ?? []
+      // A plural form may leave its number out ("one" said in words), and a sentence may name the
+      // product or not; nothing else (an address, a day, the support address) may go or come.
+      const free = (name: string | undefined) => name !== 'count' && name !== 'product'
+      expect(placeholders(text).filter(free), `${locale}: ${key}`).toEqual(expected.filter(free))
+    }
+  })
+
+  it("translates every sentence: no message of four words or more is word for word another language's", () => {
+    const all = new Map(LOCALES.map((locale) => [locale, messages(catalogues[locale])]))
+    const same: string[] = []
+    for (const [i, locale] of LOCALES.entries())
+      for (const other of LOCALES.slice(i + 1))
+        for (const [key, text] of all.get(locale) ?? [])
+          if (text.split(/\s+/).length >= 4 && all.get(other)?.get(key) === text) same.push(`${locale} = ${other}: ${key}`)
+    expect(same).toEqual([])
+  })
+
+  it('keeps no message that the pages, the visitor page and the mails never ask for', () => {
+    keysAsked.clear()
+    for (const locale of LOCALES) {
+      const visitor = visitorContent(locale)
+      // The messages made on demand: each asked for once, as the pages and the server ask for them.
+      visitor.joined('a@b.co', 'today')
+      visitor.profile.breedLabel(1)
+      visitor.invite.counts(0, 0)
+      visitor.invite.counts(2, 1)
+      visitor.launch.meter('DE', { country: 'DE', breeders: 1, owners: 1, target: { breeders: 2, owners: 2 }, ready: false })
+      pageContent(locale)
+      mailCopy('Kennect', locale)
+    }
+    const unused = [...new Set([...english.keys()].map((key) => pluralOf(key).base))].filter(
+      (key) => ![...keysAsked].some((asked) => key === asked || key.startsWith(`${asked}.`)),
+    )
+    expect(unused).toEqual([])
+  })
+})
