@@ -7,9 +7,11 @@ export const JOIN_PATH = '/join'
 /** The public read-only API: each country's launch meter (contract/growth.ts). */
 export const PUBLIC_API_PREFIX = '/api'
 export const LAUNCH_PATH = `${PUBLIC_API_PREFIX}/launch`
-/** The operators' page and its API, present only with ADMIN_TOKEN. */
+/** The operators' page (an app with a route per view) and its API. */
 export const ADMIN_PAGE_PATH = '/admin'
 export const ADMIN_API_PREFIX = '/admin/api'
+/** An operator's single-use links: `<path>/<token>` (docs/decisions/017-the-team.md). */
+export const TEAM_PATHS = { setup: '/admin/setup', signIn: '/admin/sign-in' } as const
 
 /**
  * The value the prerendered form carries in its hidden `token` field; the server writes a signed

@@ -69,6 +69,9 @@ function trustProxy(setting: boolean | number | string): boolean | string | ((ad
   return (_address, hop) => hop < setting
 }
 
+/** How long the audit log keeps a line. */
+export const AUDIT_KEPT_MS = 365 * 24 * 60 * 60_000
+
 export interface AppOptions {
   /** false silences the logs (tests); default: the level in config. */
   logger?: boolean
@@ -127,13 +130,29 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const address = app.server.address()
     if (address && typeof address === 'object') {
       // Listening on every address: this machine's name for itself is the one to link to.
-      const host = ['0.0.0.0', '::'].includes(address.address) ? 'localhost' : address.address
+      // A loopback address is `localhost` too: passkeys refuse an IP address as their site.
+      const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(address.address) ? 'localhost' : address.address
       listeningAt = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
     }
     mailer.start()
   })
   const views = createViewCounter({ growth: store.growth, log: app.log, enabled: config.COUNT_PAGE_VIEWS })
+  // The audit log keeps a year (docs/decisions/017-the-team.md): older lines go, hourly.
+  const keepAuditYear = () =>
+    store.team
+      .purgeAudit(new Date(Date.now() - AUDIT_KEPT_MS).toISOString(), {
+        actorId: null,
+        actor: 'retention',
+        action: 'audit purged',
+        target: null,
+        detail: null,
+        requestId: null,
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'audit log: the year-old lines were not purged; next hour again'))
+  const auditRetention = setInterval(() => void keepAuditYear(), 60 * 60_000).unref()
+  app.addHook('onListen', async () => void keepAuditYear())
   app.addHook('onClose', async () => {
+    clearInterval(auditRetention)
     await views.close() // the views of the last second are written before the store closes
     await mailer.stop()
     transport.close()
@@ -160,7 +179,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(launchRoutes)
   if (visitorPages) await app.register(visitorRoutes, { pages: visitorPages })
   else app.log.warn({ visitorDir }, "no built visitor's page found: run `npm run build`; /me links answer 404")
-  if (config.ADMIN_TOKEN) await app.register(adminRoutes, { token: config.ADMIN_TOKEN, pageRoot, config })
+  await app.register(adminRoutes, { pageRoot, config })
   if (existsSync(pageRoot)) {
     // A page built for our server has a form token slot; one built for Supabase has none.
     // One page per language; a page built for another backend has no slots and is served as a file.

@@ -1,5 +1,6 @@
 // The process: read the configuration, build the app, listen, and close gracefully on a signal.
 import { buildApp } from './app.js'
+import { announceSetup } from './team/setup-link.js'
 import { ConfigError, loadConfig } from './config.js'
 import { listenFailure, StartupError } from './startup-error.js'
 
@@ -29,6 +30,9 @@ async function main() {
     await app.close()
     throw listenFailure(error, config.HOST, config.PORT)
   }
+  // A plain line for the person at the console, on stderr: stdout stays the JSON log, and a log
+  // shipper that keeps it does not keep the link (a secret for one hour) with it.
+  await announceSetup(app, (line) => console.error(line))
 }
 
 main().catch((error: unknown) => {

@@ -32,8 +32,10 @@ export interface Layout {
   button?: { label: string; href: string }
   /** HTML after the button, already escaped. */
   afterHtml?: string
-  footer: MailCopy['footer']
-  links: MailLinks
+  /** Under a visitor's mail: why it came, their page, and one-click unsubscribe. */
+  footer?: { words: MailCopy['footer']; links: MailLinks }
+  /** Under a mail that is not a visitor's (an operator's link): why it came. */
+  note?: string
   product: string
   /** The mail's language (its <html lang>). */
   lang: string
@@ -79,10 +81,14 @@ export function layoutHtml(mail: Layout): string {
         ${button}
         ${mail.afterHtml ? `<div class="ink" style="color:${INK}">${mail.afterHtml}</div>` : ''}
       </td></tr>
-      <tr><td class="muted" style="padding:20px 8px;font:13px/1.6 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:${MUTED}">
-        ${escape(mail.footer.why)}<br>
-        <a href="${escape(mail.links.page)}" style="color:${MUTED}">${escape(mail.footer.page)}</a> &middot;
-        <a href="${escape(mail.links.unsubscribe)}" style="color:${MUTED}">${escape(mail.footer.unsubscribe)}</a>
+            <tr><td class="muted" style="padding:20px 8px;font:13px/1.6 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:${MUTED}">
+        ${
+          mail.footer
+            ? `${escape(mail.footer.words.why)}<br>
+        <a href="${escape(mail.footer.links.page)}" style="color:${MUTED}">${escape(mail.footer.words.page)}</a> &middot;
+        <a href="${escape(mail.footer.links.unsubscribe)}" style="color:${MUTED}">${escape(mail.footer.words.unsubscribe)}</a>`
+            : escape(mail.note ?? '')
+        }
       </td></tr>
     </table>
   </td></tr>
@@ -110,8 +116,7 @@ export function renderConfirmation(copy: MailCopy, links: MailLinks): RenderedMa
       bodyHtml: paragraphs(c.paragraphs),
       button: { label: c.button, href: links.page },
       afterHtml: `${paragraphs(c.afterButton)}\n<p style="margin:0">${escape(c.signOff)}</p>`,
-      footer: copy.footer,
-      links,
+      footer: { words: copy.footer, links },
       product: copy.product,
       lang: copy.locale,
     }),

@@ -1,8 +1,8 @@
-// The operators' page (/admin) and its API (/admin/api), registered only when ADMIN_TOKEN is set.
-// Every API request needs `Authorization: Bearer <ADMIN_TOKEN>`; failed attempts are counted per
-// address (the store's counters: every instance counts together on PostgreSQL) and logged without
-// what was sent.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+// The operators' page (/admin, an app with one route per view) and its API (/admin/api), for the
+// team (docs/decisions/017-the-team.md): every API route names the permission it needs, and the
+// gate (server/team/auth.ts) checks the caller's session, API token or ADMIN_TOKEN against it.
+import cookie from '@fastify/cookie'
+import type { FastifyInstance } from 'fastify'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -13,70 +13,54 @@ import { listLocalMails, readLocalMail } from '../mail/local-mailbox.js'
 import { campaignRoutes } from './campaign-routes.js'
 import { growthRoutes } from './growth-routes.js'
 import { HttpError } from '../http/errors.js'
-import { sameSecret } from '../secrets.js'
-import { clientKey } from '../waitlist/client-key.js'
 import { exportChunks, signUps } from './export.js'
+import { auditOf, teamGate } from '../team/auth.js'
+import { sessionRoutes } from '../team/session-routes.js'
+import { signInPage } from '../team/sign-in-page.js'
+import { teamRoutes } from '../team/team-routes.js'
 
-/** Ten wrong tokens per address per quarter of an hour; then the address is locked out. */
-const FAILURES_ALLOWED = 10
-const FAILURE_WINDOW_MS = 15 * 60_000
 const MAX_PAGE = 100
 
-function lockedOut(resetMs: number) {
-  const seconds = Math.max(1, Math.ceil(resetMs / 1000))
-  return new HttpError(429, 'too_many_attempts', 'Too many attempts', {
-    hint: `Retry after ${seconds} seconds`,
-    headers: { 'retry-after': String(seconds) },
-  })
-}
+type AdminConfig = Pick<Config, 'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL' | 'ADMIN_TOKEN' | 'SITE_URL'>
 
 /**
- * The page (built into `pageRoot`, rendered in the browser) and the API; the page exists only
- * where the API does, and neither is for search engines.
+ * The page (built into `pageRoot`, rendered in the browser: every path under /admin but the API
+ * and the sign-in links is one of its views) and the API; neither is for search engines.
  */
-export async function adminRoutes(
-  app: FastifyInstance,
-  { token, pageRoot, config }: { token: string; pageRoot: string; config: Pick<Config, 'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL'> },
-) {
+export async function adminRoutes(app: FastifyInstance, { pageRoot, config }: { pageRoot: string; config: AdminConfig }) {
+  await app.register(cookie)
   const pagePath = join(pageRoot, 'admin.html')
   if (existsSync(pagePath)) {
     const html = readFileSync(pagePath, 'utf8')
-    app.get(ADMIN_PAGE_PATH, (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'no-store').send(html),
-    )
+    const send = (_request: unknown, reply: import('fastify').FastifyReply) =>
+      reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'no-store').send(html)
+    app.get(ADMIN_PAGE_PATH, send)
+    app.get(`${ADMIN_PAGE_PATH}/*`, (request, reply) => {
+      // An unknown API path is the API's 404, not the page.
+      if (request.url.startsWith(`${ADMIN_API_PREFIX}/`) || request.url === ADMIN_API_PREFIX)
+        throw new HttpError(404, 'not_found', `No admin API route ${request.method} ${request.url.split('?')[0]}`)
+      return send(request, reply)
+    })
   }
-  await app.register(adminApi, { prefix: ADMIN_API_PREFIX, token, config })
+  await app.register(signInPage)
+  await app.register(adminApi, { prefix: ADMIN_API_PREFIX, config })
 }
 
 /** How many local mails the admin page lists. */
 const LOCAL_MAILS_LISTED = 50
 
-async function adminApi(
-  app: FastifyInstance,
-  { token, config }: { token: string; config: Pick<Config, 'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL'> },
-) {
+async function adminApi(app: FastifyInstance, { config }: { config: AdminConfig }) {
   const mailDir = config.MAIL_DIR
-  const { counters } = app.store
-  app.addHook('onRequest', async (request: FastifyRequest, reply) => {
-    reply.headers({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' })
-    const key = `admin:${clientKey(request.ip)}`
-    // Checked before the token: while an address is locked out, the right token is refused too,
-    // so guessing stops and no answer tells a guesser that a guess was right.
-    const failures = await counters.peek(key)
-    if (failures.hits >= FAILURES_ALLOWED) throw lockedOut(failures.resetMs)
-    const sent = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]
-    if (sent !== undefined && sameSecret(sent, token)) return
-    const [counted] = await counters.hit([{ key, windowMs: FAILURE_WINDOW_MS }])
-    request.log.warn({ req: request }, 'admin: refused a request without the right token')
-    if (counted && counted.hits > FAILURES_ALLOWED) throw lockedOut(counted.resetMs)
-    throw new HttpError(401, 'unauthorized', 'The admin token is missing or wrong', { headers: { 'www-authenticate': 'Bearer' } })
-  })
+  teamGate(app, config.ADMIN_TOKEN)
+  const siteConfigured = config.SITE_URL !== undefined
+  await app.register(sessionRoutes, { siteConfigured })
+  await app.register(teamRoutes, { siteConfigured })
 
-  app.get('/stats', async () => app.store.stats())
+  app.get('/stats', { config: { permission: 'figures:read' } }, async () => app.store.stats())
   await app.register(campaignRoutes, { appStoreUrl: config.APP_STORE_URL, mailFrom: config.MAIL_FROM })
   await app.register(growthRoutes)
 
-  app.get('/mail', async (): Promise<MailOverview> => {
+  app.get('/mail', { config: { permission: 'mail:read' } }, async (): Promise<MailOverview> => {
     const files = app.transport.kind === 'files'
     return {
       outbox: await app.store.outbox.counts(),
@@ -85,7 +69,7 @@ async function adminApi(
     }
   })
 
-  app.get<{ Params: { name: string } }>('/mail/local/:name', async (request) => {
+  app.get<{ Params: { name: string } }>('/mail/local/:name', { config: { permission: 'mail:read' } }, async (request) => {
     const mail = app.transport.kind === 'files' ? await readLocalMail(mailDir, request.params.name) : undefined
     if (!mail) throw new HttpError(404, 'not_found', 'No such local mail')
     return mail
@@ -94,6 +78,7 @@ async function adminApi(
   app.get(
     '/signups',
     {
+      config: { permission: 'signups:read' },
       schema: {
         querystring: {
           type: 'object',
@@ -113,8 +98,10 @@ async function adminApi(
     },
   )
 
-  app.get('/export.csv', async (_request, reply) => {
+  app.get('/export.csv', { config: { permission: 'signups:export', recent: true } }, async (request, reply) => {
     const day = new Date().toISOString().slice(0, 10)
+    // Recorded before the first row leaves: an export the log does not know of never happens.
+    await app.store.team.audit(auditOf(request, 'signups exported', null, { rows: await app.store.count() }))
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="kennect-waitlist-${day}.csv"`)
@@ -124,6 +111,7 @@ async function adminApi(
   app.delete(
     '/signups',
     {
+      config: { permission: 'signups:delete', recent: true },
       schema: {
         querystring: {
           type: 'object',
@@ -134,7 +122,9 @@ async function adminApi(
       },
     },
     async (request) => {
-      const removed = await app.store.remove((request.query as { email: string }).email)
+      const removed = await app.store.remove((request.query as { email: string }).email, (id) =>
+        auditOf(request, 'signup deleted', `signup ${id}`),
+      )
       if (removed) app.waiting.changed()
       // Logged without the address: logs keep none.
       request.log.info({ removed }, 'admin: removal of a sign-up')

@@ -10,6 +10,8 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales.js'
 import { MAX_BREED_LENGTH, ROLES, VISITOR_PATH } from '../../contract/visitor.js'
 import { MAX_ATTRIBUTION_LENGTH } from '../../contract/waitlist.js'
 import { HttpError } from '../http/errors.js'
+import { auditOf, callerOf, checkPermission } from '../team/auth.js'
+import { can } from '../../contract/team.js'
 import { campaignIn, campaignWords, renderCampaign } from '../mail/campaign.js'
 import { senderDomain } from '../mail/compose.js'
 import { mailCopies } from '../mail/content.js'
@@ -68,13 +70,19 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
     return progress
   }
 
-  app.get('/segments', async () => app.store.segments())
+  app.get('/segments', { config: { permission: 'figures:read' } }, async (request) => {
+    const segments = await app.store.segments()
+    // The figures without addresses for a role that may not read them (a viewer).
+    if (can(callerOf(request).role, 'signups:read')) return segments
+    return { ...segments, topInviters: segments.topInviters.map((inviter) => ({ ...inviter, email: '' })) }
+  })
 
-  app.get('/campaigns', async () => app.store.campaigns.list())
+  app.get('/campaigns', { config: { permission: 'figures:read' } }, async () => app.store.campaigns.list())
 
   app.post(
     '/campaigns',
     {
+      config: { permission: 'campaigns:write' },
       schema: {
         body: {
           type: 'object',
@@ -91,6 +99,8 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
     },
     async (request, reply) => {
       const body = request.body as CampaignRequest
+      // Sending at once is sending: it needs that permission, and a recent sign-in.
+      if (body.send) checkPermission(request, 'campaigns:send', true)
       const checked = campaignWords(body, appStoreUrl)
       const problems = checked.ok ? [] : checked.problems
       if (body.segment.since && body.segment.until && Date.parse(body.segment.until) <= Date.parse(body.segment.since)) {
@@ -101,7 +111,7 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
       const id = await app.store.campaigns.create({ ...en, translations, segment: body.segment })
       request.log.info({ campaign: id, send: body.send }, 'admin: campaign made')
       if (body.send) {
-        const sent = await app.store.campaigns.send(id)
+        const sent = await app.store.campaigns.send(id, auditOf(request, 'campaign sent', `campaign ${id}`))
         app.mailer.nudge()
         return reply.code(201).send({ id, recipients: sent?.recipients ?? 0 })
       }
@@ -118,24 +128,31 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
     },
   )
 
-  app.get('/campaigns/:id', { schema: { params: idParams } }, async (request) => progressOf((request.params as { id: number }).id))
+  app.get('/campaigns/:id', { config: { permission: 'figures:read' }, schema: { params: idParams } }, async (request) =>
+    progressOf((request.params as { id: number }).id),
+  )
 
-  app.post('/campaigns/:id/send', { schema: { params: idParams } }, async (request) => {
-    const { id } = request.params as { id: number }
-    const sent = await app.store.campaigns.send(id)
-    if (!sent) throw new HttpError(404, 'not_found', `No campaign ${id}`)
-    request.log.info({ campaign: id, queued: sent.queued }, 'admin: campaign sent')
-    app.mailer.nudge()
-    return { id, recipients: sent.recipients }
-  })
+  app.post(
+    '/campaigns/:id/send',
+    { config: { permission: 'campaigns:send', recent: true }, schema: { params: idParams } },
+    async (request) => {
+      const { id } = request.params as { id: number }
+      const sent = await app.store.campaigns.send(id, auditOf(request, 'campaign sent', `campaign ${id}`))
+      if (!sent) throw new HttpError(404, 'not_found', `No campaign ${id}`)
+      request.log.info({ campaign: id, queued: sent.queued }, 'admin: campaign sent')
+      app.mailer.nudge()
+      return { id, recipients: sent.recipients }
+    },
+  )
 
   for (const [action, paused] of [
     ['pause', true],
     ['resume', false],
   ] as const) {
-    app.post(`/campaigns/:id/${action}`, { schema: { params: idParams } }, async (request) => {
+    app.post(`/campaigns/:id/${action}`, { config: { permission: 'campaigns:send' }, schema: { params: idParams } }, async (request) => {
       const { id } = request.params as { id: number }
-      if (!(await app.store.campaigns.setPaused(id, paused))) throw new HttpError(404, 'not_found', `No campaign ${id}`)
+      const audit = auditOf(request, paused ? 'campaign paused' : 'campaign resumed', `campaign ${id}`)
+      if (!(await app.store.campaigns.setPaused(id, paused, audit))) throw new HttpError(404, 'not_found', `No campaign ${id}`)
       if (!paused) app.mailer.nudge()
       return progressOf(id)
     })
@@ -146,6 +163,7 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
   app.post(
     '/campaigns/:id/test',
     {
+      config: { permission: 'campaigns:write' },
       schema: {
         params: idParams,
         body: {
@@ -181,6 +199,8 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
         throw new HttpError(502, 'test_not_sent', 'The mail server did not take the test mail', { hint: 'Check SMTP_URL and try again.' })
       }
       request.log.info({ campaign: id }, 'admin: test mail sent')
+      // The address a test went to is left out: it may be anyone's.
+      await app.store.team.audit(auditOf(request, 'campaign test sent', `campaign ${id}`, { locale: chosen.locale }))
       return { sent: true }
     },
   )

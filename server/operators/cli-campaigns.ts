@@ -1,6 +1,7 @@
 // The command line's launch-day commands: the demand map (`segments`) and campaigns (`campaign
 // create | send | status [--follow] | pause | resume | list`). The running server sends the mails;
 // these commands queue, watch and hold them through the store, as the admin page does.
+import { cliAudit, UsageError } from './cli-common.js'
 import { readFileSync } from 'node:fs'
 import type { CampaignProgress, CampaignRequest, Segment } from '../../contract/campaigns.js'
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales.js'
@@ -10,8 +11,6 @@ import type { Config } from '../config.js'
 import { campaignWords, renderCampaign } from '../mail/campaign.js'
 import { mailCopy } from '../mail/content.js'
 import type { WaitlistStore } from '../store/index.js'
-
-export class UsageError extends Error {}
 
 export interface CampaignOptions {
   subject?: string | undefined
@@ -156,7 +155,7 @@ export async function runCampaign(
     }
     case 'send': {
       const id = campaignId(rest[0], 'send')
-      const sent = await store.campaigns.send(id)
+      const sent = await store.campaigns.send(id, cliAudit('campaign sent', `campaign ${id}`))
       if (!sent) throw new UsageError(`campaign send: there is no campaign ${id}`)
       io.out(
         sent.queued > 0
@@ -190,7 +189,8 @@ export async function runCampaign(
     case 'pause':
     case 'resume': {
       const id = campaignId(rest[0], command)
-      if (!(await store.campaigns.setPaused(id, command === 'pause')))
+      const audit = cliAudit(command === 'pause' ? 'campaign paused' : 'campaign resumed', `campaign ${id}`)
+      if (!(await store.campaigns.setPaused(id, command === 'pause', audit)))
         throw new UsageError(`campaign ${command}: there is no campaign ${id}`)
       const progress = await store.campaigns.progress(id)
       if (progress) io.out(`${progressLine(progress)}\n`)

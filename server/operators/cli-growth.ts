@@ -1,11 +1,11 @@
 // The command line's growth commands (docs/decisions/015-growth.md): the launch targets
 // (`launch-targets [--set FILE]`) and the funnel (`funnel [--since] [--until] [--format json]`),
 // through the store, as the admin page does.
+import { cliAudit, UsageError } from './cli-common.js'
 import { readFileSync } from 'node:fs'
 import { checkLaunchTargets, type Funnel } from '../../contract/growth.js'
 import { HttpError } from '../http/errors.js'
 import type { WaitlistStore } from '../store/index.js'
-import { UsageError } from './cli-campaigns.js'
 import { funnelRange } from './growth-routes.js'
 
 const count = (n: number) => n.toLocaleString('en')
@@ -23,7 +23,10 @@ export async function runLaunchTargets(store: WaitlistStore, file: string | unde
     }
     const checked = checkLaunchTargets(input)
     if (!checked.ok) throw new UsageError(`--set: ${file}:\n  ${checked.problems.join('\n  ')}`)
-    await store.growth.setLaunchTargets(checked.targets)
+    await store.growth.setLaunchTargets(
+      checked.targets,
+      cliAudit('settings changed', 'launch targets', { countries: Object.keys(checked.targets.countries).length }),
+    )
   }
   out(`${JSON.stringify(await store.growth.launchTargets(), null, 2)}\n`)
   return 0

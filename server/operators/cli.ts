@@ -8,8 +8,10 @@ import { MAIL_STATES } from '../../contract/admin-api.js'
 import { DEFAULT_LOCALE, LOCALES } from '../../contract/locales.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { createStore, type WaitlistStore } from '../store/index.js'
-import { printSegments, runCampaign, UsageError } from './cli-campaigns.js'
+import { printSegments, runCampaign } from './cli-campaigns.js'
+import { cliAudit, UsageError } from './cli-common.js'
 import { printFunnel, runLaunchTargets } from './cli-growth.js'
+import { runAudit, runOperator } from './cli-team.js'
 import { type ExportFormat, exportChunks, signUps } from './export.js'
 import { loadVisitorPages } from '../visitor/pages.js'
 import { visitorDir } from '../paths.js'
@@ -37,11 +39,17 @@ Commands:
   launch-targets [--set FILE]           each country's launch targets (breeders and owners), and
                                         the default for the others; --set replaces them with FILE's
                                         JSON: {"default":{"breeders":50,"owners":200},"countries":{"DE":{…}}}
-  funnel [--since DAY] [--until DAY] [--format json]
+    funnel [--since DAY] [--until DAY] [--format json]
                                         views, visitors, sign-ups, confirmed, profiled and inviters
                                         per UTC day (default: the last 30), and per source
+  operator invite EMAIL --role ROLE     a single-use setup link (one hour) for a new operator
+  operator list                         the team: role, enabled or not, passkeys
+  audit [--limit N]                     the audit log, newest first (default 50 lines)
+  audit purge --before DATE             delete the audit log's lines before DATE (it keeps a year)
 
-Roles: breeder, owner, club, enthusiast. Countries: ISO 3166-1 codes (GB, FR…). Languages: en, de,
+
+Operator roles: owner, editor, viewer. Sign-ups' roles: breeder, owner, club, enthusiast.
+Countries: ISO 3166-1 codes (GB, FR…). Languages: en, de,
 fr, es, it, pl: --locale picks the recipients who read one; --subject-de and --markdown-file-de (and
 so on) give the campaign in that language besides English, and each recipient gets their own
 language's words, else English. The running
@@ -121,6 +129,8 @@ export async function main(argv: string[]): Promise<number> {
         ]),
       ),
       'invited-at-least': { type: 'string' },
+      before: { type: 'string' },
+      limit: { type: 'string' },
       'ready-countries': { type: 'boolean' },
     },
   })
@@ -129,7 +139,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP)
     return command === undefined && !values.help ? 1 : 0
   }
-  const since = command === 'campaign' || command === 'funnel' ? undefined : parseSince(values.since)
+  const since = command === 'campaign' || command === 'funnel' || command === 'audit' ? undefined : parseSince(values.since)
   // The export is CSV unless told; the funnel is a table unless told.
   const format = values.format ?? (command === 'funnel' ? 'table' : 'csv')
   const formats = command === 'funnel' ? ['table', 'json'] : ['csv', 'json']
@@ -142,8 +152,18 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${await store.count({ since })}\n`)
         return 0
       case 'export':
+        await store.team.audit(cliAudit('signups exported', null, { rows: await store.count({ since }) }))
         await runExport(store, format === 'json' ? 'json' : 'csv', since, values.out)
         return 0
+      case 'operator': {
+        if ((values.role?.length ?? 0) > 1) throw new UsageError('--role: one role for an operator')
+        const role = values.role?.[0]
+        return await runOperator(store, config.SITE_URL ?? `http://localhost:${config.PORT}`, rest, { role }, (text) =>
+          process.stdout.write(text),
+        )
+      }
+      case 'audit':
+        return await runAudit(store, rest, { before: values.before, limit: values.limit }, (text) => process.stdout.write(text))
       case 'stats':
         await printStats(store)
         return 0
@@ -175,7 +195,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'remove': {
         const [email] = rest
         if (!email) throw new UsageError('remove: which address? e.g. npm run waitlist -- remove ada@example.com')
-        const removed = await store.remove(email)
+        const removed = await store.remove(email, (id) => cliAudit('signup deleted', `signup ${id}`))
         // The address is not repeated: the operator typed it, and logs keep no addresses.
         process.stdout.write(removed ? 'removed 1 sign-up\n' : 'no sign-up with that address\n')
         return removed ? 0 : 1

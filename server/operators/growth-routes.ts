@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import { checkLaunchTargets, type Funnel, type LaunchTargets, MAX_FUNNEL_DAYS } from '../../contract/growth.js'
 import { HttpError } from '../http/errors.js'
+import { auditOf } from '../team/auth.js'
 
 /** How many days the funnel shows when not told. */
 const DEFAULT_FUNNEL_DAYS = 30
@@ -30,12 +31,17 @@ export function funnelRange(since: string | undefined, until: string | undefined
 }
 
 export async function growthRoutes(app: FastifyInstance) {
-  app.get('/launch-targets', async (): Promise<LaunchTargets> => app.store.growth.launchTargets())
+  app.get('/launch-targets', { config: { permission: 'figures:read' } }, async (): Promise<LaunchTargets> =>
+    app.store.growth.launchTargets(),
+  )
 
-  app.put('/launch-targets', async (request): Promise<LaunchTargets> => {
+  app.put('/launch-targets', { config: { permission: 'settings:write' } }, async (request): Promise<LaunchTargets> => {
     const checked = checkLaunchTargets(request.body)
     if (!checked.ok) throw new HttpError(400, 'invalid_targets', checked.problems.join('; '))
-    await app.store.growth.setLaunchTargets(checked.targets)
+    await app.store.growth.setLaunchTargets(
+      checked.targets,
+      auditOf(request, 'settings changed', 'launch targets', { countries: Object.keys(checked.targets.countries).length }),
+    )
     app.launch.changed()
     request.log.info({ countries: Object.keys(checked.targets.countries).length }, 'admin: launch targets set')
     return checked.targets
@@ -44,6 +50,7 @@ export async function growthRoutes(app: FastifyInstance) {
   app.get(
     '/funnel',
     {
+      config: { permission: 'figures:read' },
       schema: {
         querystring: {
           type: 'object',

@@ -13,6 +13,8 @@ import { createGroupCommit, type Outcome } from './group-commit.js'
 import { LAUNCH_TARGETS_KEY, metersOf, readyCountries, storedTargets } from './launch.js'
 import { migrate } from './migrate.js'
 import { type SegmentFilter, segmentFilter } from './segment.js'
+import { inTransaction, iso, type Run } from './pg-common.js'
+import { createPostgresTeam, writeAudit } from './team-postgres.js'
 import {
   type AddResult,
   type Campaign,
@@ -38,7 +40,6 @@ import {
 // `id` is read as text (bigint may exceed a JS number's exact range in theory) and converted
 // below; queries must order by `waitlist.id`, since a bare `id` would mean this text alias.
 /** A moment as ISO 8601 text in UTC, as the SQLite store keeps them. */
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 const COLUMNS = `waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at,
   utm_source, utm_medium, utm_campaign, referrer, ${iso('confirmed_at')} AS confirmed_at,
   ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country, invited_by::int AS invited_by, locale,
@@ -261,13 +262,24 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
           perSource: sources.rows.map((r) => ({ source: r.source, count: Number(r.count) })),
         }
       }),
-    remove: (email: string) =>
-      run(async () => ((await pool.query('DELETE FROM waitlist WHERE lower(email) = lower($1)', [email])).rowCount ?? 0) > 0),
+    remove: (email, audit) =>
+      run(() =>
+        inTransaction(pool, async (client) => {
+          const { rows } = await client.query<{ id: string }>(
+            'DELETE FROM waitlist WHERE lower(email) = lower($1) RETURNING id::text AS id',
+            [email],
+          )
+          // A deleted sign-up is named in the audit log by its id, never its address.
+          if (audit) for (const row of rows) await writeAudit(client, audit(Number(row.id)))
+          return rows.length > 0
+        }),
+      ),
     ping: () => run(async () => void (await pool.query('SELECT 1'))),
     visitors: createVisitors(pool, run),
     outbox: createOutbox(pool, run),
     campaigns: createCampaigns(pool, run, growth),
     growth,
+    team: createPostgresTeam(pool, run),
     segments: () => run(() => segments(pool, growth)),
     counters: {
       hit: (windows) => Promise.all(windows.map((window) => counterHits.submit(window))),
@@ -370,31 +382,6 @@ async function prepare(pool: pg.Pool): Promise<void> {
     throw error
   } finally {
     client.release()
-  }
-}
-
-type Run = <T>(work: () => Promise<T>) => Promise<T>
-
-/** Runs `work` in one transaction on one pooled connection. */
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect()
-  // A server that goes away while the connection is checked out emits here, not only through the
-  // query under way; without a listener that would crash the process. The query fails anyway.
-  let lost: unknown
-  const onError = (error: unknown) => (lost = error)
-  client.on('error', onError)
-  try {
-    await client.query('BEGIN')
-    const result = await work(client)
-    await client.query('COMMIT')
-    return result
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined) // the connection may be gone; the first error is the one to report
-    throw error
-  } finally {
-    client.off('error', onError)
-    // A lost connection goes back destroyed, never to be handed out again.
-    client.release(lost instanceof Error ? lost : undefined)
   }
 }
 
@@ -522,14 +509,17 @@ export const CLAIM_SQL = `WITH due AS (
     WHERE state IN ('queued', 'sending')
       AND ((state = 'queued' AND next_attempt_at <= now()) OR (state = 'sending' AND lease_until <= now()))
       AND (campaign_id IS NULL OR campaign_id IN (SELECT id FROM campaigns WHERE status = 'sending'))
-    ORDER BY kind <> 'confirm', next_attempt_at, id
+        ORDER BY kind = 'campaign', next_attempt_at, id
     LIMIT $1
     FOR UPDATE SKIP LOCKED
   )
   SELECT outbox.id::text AS id, kind, campaign_id::text AS campaign_id, message_key::text AS message_key, attempts,
-    ${iso('outbox.created_at')} AS created_at, token, email, locale, signup_id::text AS signup_id
-  FROM due JOIN outbox ON outbox.id = due.id JOIN waitlist ON waitlist.id = outbox.signup_id
-  ORDER BY kind <> 'confirm', next_attempt_at, outbox.id`
+    ${iso('outbox.created_at')} AS created_at, token, coalesce(waitlist.email, operator_links.email) AS email,
+    coalesce(waitlist.locale, 'en') AS locale, signup_id::text AS signup_id, link_id
+  FROM due JOIN outbox ON outbox.id = due.id
+    LEFT JOIN waitlist ON waitlist.id = outbox.signup_id
+    LEFT JOIN operator_links ON operator_links.id = outbox.link_id
+  ORDER BY kind = 'campaign', next_attempt_at, outbox.id`
 
 function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
   // The mails sent in one event-loop turn are recorded in one statement (one commit for all).
@@ -544,7 +534,7 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
   })
   type Due = {
     id: string
-    kind: 'confirm' | 'campaign'
+    kind: ClaimedMail['kind']
     campaign_id: string | null
     message_key: string
     attempts: number
@@ -552,7 +542,8 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
     token: string | null
     email: string
     locale: Locale
-    signup_id: string
+    signup_id: string | null
+    link_id: number | null
   }
   return {
     claim: (limit, leaseMs) =>
@@ -565,8 +556,12 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
           // The mail's token is made when it is first claimed and kept until it is sent, so a resend is the same message.
           const tokens = due.rows.map((mail) => mail.token ?? newToken())
           const fresh = due.rows.flatMap((mail, i) =>
-            mail.token === null ? [{ signupId: mail.signup_id, hash: hashToken(tokens[i] ?? '') }] : [],
+            mail.token === null && mail.signup_id !== null ? [{ signupId: mail.signup_id, hash: hashToken(tokens[i] ?? '') }] : [],
           )
+          // An operator's link gets its token the same way: only its hash is kept, on the link.
+          for (const [i, mail] of due.rows.entries())
+            if (mail.token === null && mail.link_id !== null)
+              await client.query('UPDATE operator_links SET token_hash = $2 WHERE id = $1', [mail.link_id, hashToken(tokens[i] ?? '')])
           if (fresh.length > 0) {
             await client.query('INSERT INTO page_tokens (token_hash, signup_id) SELECT * FROM unnest($1::text[], $2::bigint[])', [
               fresh.map((f) => f.hash),
@@ -736,7 +731,7 @@ function createCampaigns(pool: pg.Pool, run: Run, growth: PostgresGrowth): Campa
     // One transaction: the status moves from draft once (a concurrent send waits for the row
     // lock, then finds it sent), and every recipient's row is made with it; the unique index on
     // (campaign_id, signup_id) is the second guard.
-    send: (id) =>
+    send: (id, audit) =>
       run(() =>
         inTransaction(pool, async (client) => {
           const started = await client.query<{ segment: Segment }>(
@@ -757,19 +752,23 @@ function createCampaigns(pool: pg.Pool, run: Run, growth: PostgresGrowth): Campa
           )
           const recipients = queued.rowCount ?? 0
           await client.query('UPDATE campaigns SET recipients = $2 WHERE id = $1', [id, recipients])
+          if (audit) await writeAudit(client, { ...audit, detail: { ...audit.detail, recipients } })
           return { recipients, queued: recipients }
         }),
       ),
     isSending: (id) =>
       run(async () => ((await pool.query(`SELECT 1 FROM campaigns WHERE id = $1 AND status = 'sending'`, [id])).rowCount ?? 0) > 0),
-    setPaused: (id, paused) =>
-      run(async () => {
-        await pool.query(
-          `UPDATE campaigns SET status = CASE WHEN $2 THEN 'paused' ELSE 'sending' END WHERE id = $1 AND status IN ('sending', 'paused')`,
-          [id, paused],
-        )
-        return ((await pool.query('SELECT 1 FROM campaigns WHERE id = $1', [id])).rowCount ?? 0) > 0
-      }),
+    setPaused: (id, paused, audit) =>
+      run(() =>
+        inTransaction(pool, async (client) => {
+          const changed = await client.query(
+            `UPDATE campaigns SET status = CASE WHEN $2 THEN 'paused' ELSE 'sending' END WHERE id = $1 AND status IN ('sending', 'paused')`,
+            [id, paused],
+          )
+          if ((changed.rowCount ?? 0) > 0 && audit) await writeAudit(client, audit)
+          return ((await client.query('SELECT 1 FROM campaigns WHERE id = $1', [id])).rowCount ?? 0) > 0
+        }),
+      ),
   }
 }
 
@@ -893,14 +892,16 @@ function createGrowth(pool: pg.Pool, run: Run): PostgresGrowth {
         await pool.query(`DELETE FROM visitor_day_keys WHERE day < ${TODAY}`)
       }),
     launchTargets: () => run(() => targetsOn(pool)),
-    setLaunchTargets: (targets) =>
-      run(
-        async () =>
-          void (await pool.query(
+    setLaunchTargets: (targets, audit) =>
+      run(() =>
+        inTransaction(pool, async (client) => {
+          await client.query(
             `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, now())
              ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
             [LAUNCH_TARGETS_KEY, JSON.stringify(targets)],
-          )),
+          )
+          if (audit) await writeAudit(client, audit)
+        }),
       ),
     countryCounts: (country) => run(() => countsOn(pool, country ?? null)),
     waiting: () =>

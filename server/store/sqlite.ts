@@ -18,6 +18,7 @@ import { migrate } from './migrate.js'
 import { type SegmentFilter, segmentFilter } from './segment.js'
 import {
   type AddResult,
+  type AuditEntry,
   type Campaign,
   type CampaignStore,
   type ClaimedMail,
@@ -38,6 +39,7 @@ import {
   type WaitlistStore,
 } from './types.js'
 import { funnelOf } from './funnel.js'
+import { auditWriter, createSqliteTeam } from './team-sqlite.js'
 
 const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
     confirmed_at, unsubscribed_at, role, breeds, country, invited_by, locale,
@@ -127,7 +129,14 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     `SELECT source, count FROM (SELECT coalesce(utm_source, referrer) AS source, count(*) AS count FROM waitlist GROUP BY 1) AS s
      ORDER BY count DESC, source IS NULL, source LIMIT ${TOP_SOURCES}`,
   )
-  const removeEmail = db.prepare('DELETE FROM waitlist WHERE lower(email) = lower(?)')
+  const removeEmail = db.prepare('DELETE FROM waitlist WHERE lower(email) = lower(?) RETURNING id').pluck()
+  const writeAudit = auditWriter(db)
+  // A deleted sign-up is named in the audit log by its id, never its address.
+  const removeAudited = db.transaction((email: string, audit?: (id: number) => AuditEntry) => {
+    const ids = removeEmail.all(email) as number[]
+    if (audit) for (const id of ids) writeAudit(audit(id))
+    return ids.length > 0
+  })
   const ping = db.prepare('SELECT 1').pluck()
   let closed = false
   const growth = createGrowth(db, run)
@@ -189,7 +198,7 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
           perSource: perSource.all() as { source: string | null; count: number }[],
         }
       }),
-    remove: (email: string) => run(() => removeEmail.run(email).changes > 0),
+    remove: (email, audit) => run(() => removeAudited(email, audit)),
     ping: () => run(() => void ping.get()),
     // One process per SQLite file: counting in memory is counting for the whole deployment.
     counters: createMemoryCounters(),
@@ -197,6 +206,7 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     outbox: createOutbox(db, run),
     campaigns: createCampaigns(db, run, growth),
     growth,
+    team: createSqliteTeam(db, run),
     segments: () => run(() => segments(db, growth)),
     close: async () => {
       if (closed) return
@@ -309,21 +319,25 @@ function createVisitors(db: Database.Database, run: Run): VisitorStore {
 }
 
 /**
- * The next mails due, in the outbox's order (confirmations first, then the longest due), walked
- * from the index in that order (db/sqlite/005) until the batch is full, then joined to their
- * addresses. Exported for the test of its plan (tests/api/outbox-claim-plan.test.ts).
+ * The next mails due, in the outbox's order (campaigns last: confirmations and operators' links
+ * first; then the longest due), walked from the index in that order (db/sqlite/008) until the
+ * batch is full, then joined to their addresses: a sign-up's, or an operator link's. Exported for
+ * the test of its plan (tests/api/outbox-claim-plan.test.ts).
  */
 export const CLAIM_SQL = `WITH due AS (
     SELECT id FROM outbox
     WHERE state IN ('queued', 'sending')
       AND ((state = 'queued' AND next_attempt_at <= @now) OR (state = 'sending' AND lease_until <= @now))
       AND (campaign_id IS NULL OR campaign_id IN (SELECT id FROM campaigns WHERE status = 'sending'))
-    ORDER BY kind <> 'confirm', next_attempt_at, id
+        ORDER BY kind = 'campaign', next_attempt_at, id
     LIMIT @limit
   )
-    SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, email, locale
-  FROM due JOIN outbox ON outbox.id = due.id JOIN waitlist ON waitlist.id = outbox.signup_id
-  ORDER BY kind <> 'confirm', next_attempt_at, outbox.id`
+  SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, link_id,
+    coalesce(waitlist.email, operator_links.email) AS email, coalesce(waitlist.locale, 'en') AS locale
+  FROM due JOIN outbox ON outbox.id = due.id
+    LEFT JOIN waitlist ON waitlist.id = outbox.signup_id
+    LEFT JOIN operator_links ON operator_links.id = outbox.link_id
+  ORDER BY kind = 'campaign', next_attempt_at, outbox.id`
 
 function createOutbox(db: Database.Database, run: Run): OutboxStore {
   // One process per file: whatever was being sent when it last stopped is due again now.
@@ -333,13 +347,16 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
     `UPDATE outbox SET state = 'sending', lease_until = @leaseUntil, attempts = attempts + 1, token = @token WHERE id = @id`,
   )
   const addToken = db.prepare('INSERT INTO page_tokens (token_hash, signup_id) SELECT @hash, signup_id FROM outbox WHERE id = @id')
+  // An operator's link gets its token the same way: only its hash is kept, on the link.
+  const addLinkToken = db.prepare('UPDATE operator_links SET token_hash = @hash WHERE id = (SELECT link_id FROM outbox WHERE id = @id)')
   const claim = db.transaction((limit: number, leaseMs: number): ClaimedMail[] => {
     const at = now()
     const leaseUntil = new Date(Date.parse(at) + leaseMs).toISOString()
     type Due = {
       id: number
-      kind: 'confirm' | 'campaign'
+      kind: ClaimedMail['kind']
       campaign_id: number | null
+      link_id: number | null
       message_key: string
       attempts: number
       created_at: string
@@ -350,7 +367,7 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
     return (due.all({ now: at, limit }) as Due[]).map((mail) => {
       // The mail's token is made when it is first claimed and kept until it is sent, so a resend is the same message.
       const token = mail.token ?? newToken()
-      if (mail.token === null) addToken.run({ hash: hashToken(token), id: mail.id })
+      if (mail.token === null) (mail.link_id === null ? addToken : addLinkToken).run({ hash: hashToken(token), id: mail.id })
       lease.run({ id: mail.id, leaseUntil, token })
       return {
         id: mail.id,
@@ -439,6 +456,7 @@ const segmentParams = (filter: SegmentFilter) => ({
 })
 
 function createCampaigns(db: Database.Database, run: Run, growth: SqliteGrowth): CampaignStore {
+  const writeAudit = auditWriter(db)
   /** The segment as SQL parameters, its ready countries worked out now (inside the caller's transaction). */
   const paramsOf = (segment: Segment) => segmentParams(segmentFilter(segment, segment.readyCountries ? growth.readyNow() : []))
   const count = db.prepare(`SELECT count(*) FROM waitlist WHERE ${SEGMENT_WHERE}`).pluck()
@@ -509,7 +527,7 @@ function createCampaigns(db: Database.Database, run: Run, growth: SqliteGrowth):
   }
 
   // One transaction: the status moves from draft once, and every recipient's row is made with it.
-  const send = db.transaction((id: number) => {
+  const send = db.transaction((id: number, audit?: AuditEntry) => {
     const segment = start.get({ id, now: now() }) as string | undefined
     if (segment === undefined) {
       const current = recipients.get(id) as { recipients: number } | undefined
@@ -517,7 +535,13 @@ function createCampaigns(db: Database.Database, run: Run, growth: SqliteGrowth):
     }
     const queued = queue.run({ id, now: now(), ...paramsOf(JSON.parse(segment) as Segment) }).changes
     setRecipients.run({ id, recipients: queued })
+    if (audit) writeAudit({ ...audit, detail: { ...audit.detail, recipients: queued } })
     return { recipients: queued, queued }
+  })
+  const setPaused = db.transaction((id: number, paused: boolean, audit?: AuditEntry) => {
+    const changed = pause.run({ id, paused: paused ? 1 : 0 }).changes > 0
+    if (changed && audit) writeAudit(audit)
+    return changed || exists.get(id) !== undefined
   })
 
   return {
@@ -540,9 +564,9 @@ function createCampaigns(db: Database.Database, run: Run, growth: SqliteGrowth):
       }),
     progress: (id) => run(() => progress(id)[0]),
     list: () => run(() => progress(null)),
-    send: (id) => run(() => send.immediate(id)),
+    send: (id, audit) => run(() => send.immediate(id, audit)),
     isSending: (id) => run(() => sending.get(id) !== undefined),
-    setPaused: (id, paused) => run(() => pause.run({ id, paused: paused ? 1 : 0 }).changes > 0 || exists.get(id) !== undefined),
+    setPaused: (id, paused, audit) => run(() => setPaused(id, paused, audit)),
   }
 }
 
@@ -610,6 +634,7 @@ interface SqliteGrowth extends GrowthStore {
 const MAX_VISITORS_A_DAY = 1_000_000
 
 function createGrowth(db: Database.Database, run: Run): SqliteGrowth {
+  const writeAudit = auditWriter(db)
   const setting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck()
   const putSetting = db.prepare(
     `INSERT INTO settings (key, value, updated_at) VALUES (@key, @value, @now)
@@ -681,7 +706,13 @@ function createGrowth(db: Database.Database, run: Run): SqliteGrowth {
     forgetPastDaysNow,
     forgetPastDays: async () => forgetPastDaysNow(),
     launchTargets: () => run(targetsNow),
-    setLaunchTargets: (targets) => run(() => void putSetting.run({ key: LAUNCH_TARGETS_KEY, value: JSON.stringify(targets), now: now() })),
+    setLaunchTargets: (targets, audit) =>
+      run(() =>
+        db.transaction(() => {
+          putSetting.run({ key: LAUNCH_TARGETS_KEY, value: JSON.stringify(targets), now: now() })
+          if (audit) writeAudit(audit)
+        })(),
+      ),
     countryCounts: (country) => run(() => countsNow(country ?? null)),
     waiting: () => run(() => Number(waiting.get())),
     visitorKey: async (day) => {

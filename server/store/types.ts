@@ -5,6 +5,7 @@ import type { CampaignProgress, Segment, Segments } from '../../contract/campaig
 import type { Funnel, LaunchTargets } from '../../contract/growth.js'
 import type { Locale } from '../../contract/locales.js'
 import type { Profile } from '../../contract/visitor.js'
+import type { AuditAction, AuditItem, OperatorRole } from '../../contract/team.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
 import type { WindowCounters } from './counters.js'
 
@@ -90,14 +91,15 @@ export interface VisitorStore {
 /** A mail the worker has claimed: leased to it, its page token made if it had none. */
 export interface ClaimedMail {
   id: number
-  kind: 'confirm' | 'campaign'
+  /** A visitor's confirmation or campaign mail, or an operator's invitation or sign-in link. */
+  kind: 'confirm' | 'campaign' | 'team-invite' | 'team-sign-in'
   campaignId: number | null
   messageKey: string
   /** This attempt's number (1 for the first). */
   attempt: number
   /** ISO 8601: when the mail was queued (its Date header, and the start of its 24 hours of retries). */
   createdAt: string
-  /** The page token in clear, for the links in this mail. */
+  /** The page token (a visitor's) or the link's token (an operator's) in clear, for this mail's links. */
   token: string
   to: string
   /** The recipient's language, as it is when the mail is claimed. */
@@ -146,11 +148,11 @@ export interface CampaignStore {
    * campaign already sent (by this call or a concurrent one) queues nothing more. Undefined when
    * there is no such campaign.
    */
-  send(id: number): Promise<{ recipients: number; queued: number } | undefined>
+  send(id: number, audit?: AuditEntry): Promise<{ recipients: number; queued: number } | undefined>
   /** Whether the campaign's mails may go out now (it is sending, not paused). */
   isSending(id: number): Promise<boolean>
   /** Holds (true) or releases (false) a campaign's queued mails; false when it was no such campaign. */
-  setPaused(id: number, paused: boolean): Promise<boolean>
+  setPaused(id: number, paused: boolean, audit?: AuditEntry): Promise<boolean>
 }
 
 /** Confirmed, subscribed sign-ups of one country, by role (the launch meter before its target). */
@@ -173,7 +175,7 @@ export interface ViewBatch {
 
 export interface GrowthStore {
   launchTargets(): Promise<LaunchTargets>
-  setLaunchTargets(targets: LaunchTargets): Promise<void>
+  setLaunchTargets(targets: LaunchTargets, audit?: AuditEntry): Promise<void>
   /** Every country with a confirmed, subscribed sign-up (`country` set), the most first; or only `country`. */
   countryCounts(country?: string): Promise<CountryCount[]>
   /** Confirmed, subscribed sign-ups of every country and none: the landing page's total. */
@@ -204,7 +206,7 @@ export interface WaitlistStore {
   list(options: ListOptions): Promise<SignUp[]>
   stats(): Promise<Stats>
   /** Deletes the address (any letter case) for good; false when it was not listed. */
-  remove(email: string): Promise<boolean>
+  remove(email: string, audit?: (id: number) => AuditEntry): Promise<boolean>
   /** Rejects unless the store answers now. */
   ping(): Promise<void>
   /** The limits' counters: in this process (SQLite), or shared by every instance (PostgreSQL). */
@@ -213,6 +215,7 @@ export interface WaitlistStore {
   readonly outbox: OutboxStore
   readonly campaigns: CampaignStore
   readonly growth: GrowthStore
+  readonly team: TeamStore
   /** The demand map: who waits where, for which breeds (unsubscribed addresses left out). */
   segments(): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */
@@ -227,4 +230,146 @@ export interface StoreLogger {
 /** The store cannot answer now; the request may be retried (503 PGRST002). */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError'
+}
+
+/**
+ * One line of the audit log, written in the transaction of what it records (when there is one).
+ * The actor is kept as it was: an operator's e-mail, a token's name, ADMIN_TOKEN, the command line.
+ */
+export interface AuditEntry {
+  actorId: number | null
+  actor: string
+  action: AuditAction
+  target: string | null
+  detail: Record<string, unknown> | null
+  requestId: string | null
+}
+
+export interface OperatorRecord {
+  id: number
+  email: string
+  name: string
+  role: OperatorRole
+  /** The WebAuthn user handle (random, base64url). */
+  user_handle: string
+  disabled_at: string | null
+  created_at: string
+  passkeys: number
+}
+
+export interface LinkRecord {
+  id: number
+  purpose: 'setup' | 'invite' | 'sign-in'
+  email: string | null
+  role: OperatorRole | null
+  operator_id: number | null
+  expires_at: string
+}
+
+export interface PasskeyRecord {
+  id: string
+  operator_id: number
+  name: string
+  /** base64url */
+  public_key: string
+  counter: number
+  transports: string[]
+  created_at: string
+  last_used_at: string | null
+}
+
+export interface SessionRecord {
+  operator: OperatorRecord
+  created_at: string
+  last_seen_at: string
+  expires_at: string
+}
+
+export interface TokenRecord {
+  id: number
+  name: string
+  role: OperatorRole
+  created_at: string
+  expires_at: string | null
+  last_used_at: string | null
+  revoked_at: string | null
+}
+
+/** A sign-in, done whole in one transaction (docs/decisions/017-the-team.md). */
+export interface SignIn {
+  /** The link it comes through: used up now, or nothing happens (undefined is answered). */
+  link?: { tokenHash: string; purposes: readonly LinkRecord['purpose'][] }
+  /** Who signs in: an operator (a passkey, a sign-in link), or one made now from an invitation. */
+  operator: { id: number } | { email: string; name: string; role?: OperatorRole; userHandle: string }
+  /** A passkey registered with it (a setup or an invitation accepted with one). */
+  newPasskey?: Omit<PasskeyRecord, 'operator_id' | 'created_at' | 'last_used_at'>
+  /** A passkey it was made with: its new signature counter. */
+  usedPasskey?: { id: string; counter: number }
+  session: { idHash: string; expiresAt: string; /** The session it replaces (a sign-in again): ended. */ replaces?: string }
+  audit: Omit<AuditEntry, 'actorId' | 'actor'>
+}
+
+export interface TeamStore {
+  /** Whether any operator exists (the first start prints a setup link while none does). */
+  hasOperators(): Promise<boolean>
+  operators(): Promise<OperatorRecord[]>
+  operator(id: number): Promise<OperatorRecord | undefined>
+  operatorByEmail(email: string): Promise<OperatorRecord | undefined>
+  /**
+   * A role change, or disabling (enabling) an operator: their sessions end in the same transaction.
+   * Never leaves the team without an enabled owner.
+   */
+  changeOperator(
+    id: number,
+    change: { role?: OperatorRole; disabled?: boolean },
+    audit: AuditEntry,
+  ): Promise<'changed' | 'unknown' | 'last-owner'>
+  /**
+   * A link: with `mail`, its mail is queued in the same transaction and the token is made when the
+   * outbox claims it (null answered); without, the token is made now and answered (printed).
+   */
+  addLink(
+    link: Omit<LinkRecord, 'id'> & { createdBy: number | null },
+    options: { mail: boolean; audit: AuditEntry | null },
+  ): Promise<{ id: number; token: string | null }>
+  /** A link that still opens (unused, unexpired, of those purposes), changing nothing. */
+  openLink(tokenHash: string, purposes: readonly LinkRecord['purpose'][]): Promise<LinkRecord | undefined>
+  /** Invitations not yet used nor expired. */
+  invitations(): Promise<(LinkRecord & { created_at: string })[]>
+  /** How many sign-in links an address was sent since a moment. */
+  signInLinksSince(email: string, since: string): Promise<number>
+  /** Everything a sign-in does, in one transaction; undefined when its link no longer opens. */
+  signIn(signIn: SignIn): Promise<{ operator: OperatorRecord } | undefined>
+  passkey(id: string): Promise<PasskeyRecord | undefined>
+  passkeys(operatorId: number): Promise<PasskeyRecord[]>
+  addPasskey(
+    operatorId: number,
+    passkey: Omit<PasskeyRecord, 'operator_id' | 'created_at' | 'last_used_at'>,
+    audit: AuditEntry,
+  ): Promise<void>
+  removePasskey(operatorId: number, id: string, audit: AuditEntry): Promise<boolean>
+  putChallenge(challenge: {
+    id: string
+    challenge: string
+    operatorId: number | null
+    userHandle: string | null
+    expiresAt: string
+  }): Promise<void>
+  /** The challenge, once: taken out whatever its age; undefined when unknown or expired. */
+  takeChallenge(id: string): Promise<{ challenge: string; operatorId: number | null; userHandle: string | null } | undefined>
+  /** The session and its enabled operator, seen now; undefined (and ended) when expired or idle too long. */
+  session(idHash: string, idleMs: number): Promise<SessionRecord | undefined>
+  endSession(idHash: string, audit: AuditEntry | null): Promise<void>
+  addToken(
+    token: { name: string; role: OperatorRole; tokenHash: string; createdBy: number | null; expiresAt: string | null },
+    audit: AuditEntry,
+  ): Promise<number>
+  tokens(): Promise<TokenRecord[]>
+  /** A token that works (not revoked, not expired), its use recorded (at most once a minute). */
+  useToken(tokenHash: string): Promise<TokenRecord | undefined>
+  revokeToken(id: number, audit: AuditEntry): Promise<boolean>
+  audit(entry: AuditEntry): Promise<void>
+  auditLog(options: { before?: number; limit: number }): Promise<AuditItem[]>
+  /** Deletes the lines before a moment (and records that it did, when it deleted any); answers how many. */
+  purgeAudit(before: string, audit: AuditEntry): Promise<number>
 }

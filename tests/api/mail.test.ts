@@ -55,7 +55,8 @@ describe.each(STORES)('mail on $kind', ({ kind, available }) => {
     expect(String(parsed?.html)).toContain(copy.confirmation.preheader)
     expect(String(parsed?.html)).toContain('prefers-color-scheme: dark')
     const link = pageLink(parsed?.text ?? '')
-    expect(link).toMatch(new RegExp(`^${server.url.replace('127.0.0.1', '127\\.0\\.0\\.1')}/me/`))
+    // Listening on a loopback address, the server names itself localhost (passkeys need a name).
+    expect(link.startsWith(`${server.url.replace('127.0.0.1', 'localhost')}/me/`)).toBe(true)
     expect(header(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click')
     expect(header(mail, 'list-unsubscribe')).toBe(`<${link}/unsubscribe>`)
     // The link opens the visitor's page, which changes nothing by being opened.

@@ -1,6 +1,7 @@
 // A sign-up's own page link as its owner gets it: from the confirmation mail the server wrote as a
 // file (no SMTP_URL), in the server's mail folder. The server must send mail at once
 // (MAIL_RATE_PER_SECOND=0 keeps a test from waiting on the pace).
+import { simpleParser } from 'mailparser'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { hashToken } from '../../server/secrets'
@@ -12,9 +13,10 @@ export async function pageTokenFor(mailDir: string, email: string, timeoutMs = 1
   while (Date.now() < until) {
     // The folder is made with the first mail.
     for (const name of existsSync(mailDir) ? readdirSync(mailDir).filter((n) => n.endsWith('.eml')) : []) {
-      const text = readFileSync(join(mailDir, name), 'utf8')
-      const token = /\/me\/([A-Za-z0-9_-]{43})\s/.exec(text)?.[1]
-      const to = /^To: (.*)$/m.exec(text)?.[1]?.trim().toLowerCase()
+      // Read as a mail client reads it: quoted-printable lines may break a link anywhere.
+      const mail = await simpleParser(readFileSync(join(mailDir, name)))
+      const token = /\/me\/([A-Za-z0-9_-]{43})\b/.exec(mail.text ?? '')?.[1]
+      const to = (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address?.trim().toLowerCase()
       if (token && to === email.toLowerCase()) return token
     }
     await new Promise((resolve) => setTimeout(resolve, 25))

@@ -1,0 +1,97 @@
+// The page an e-mail sign-in link opens (docs/decisions/017-the-team.md): its GET only shows a
+// button (mail scanners open links; opening changes nothing), and pressing it posts the form that
+// signs in, sets the session cookie and sends the browser to /admin. No script.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ADMIN_PAGE_PATH, TEAM_PATHS } from '../../contract/paths.js'
+import { hashToken, TOKEN_PATTERN } from '../secrets.js'
+import { countFailure, failureKeys, refuseWhileLocked } from './auth.js'
+import { startSession } from './session-routes.js'
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+function page(product: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="same-origin">
+<title>Sign in · ${escape(product)} waitlist</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<style>
+  body { margin: 0; min-height: 100vh; display: grid; place-items: center; font: 16px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; background: #f5f5f4; color: #1c1917; }
+  main { width: min(26rem, calc(100% - 2.5rem)); background: #fff; border-radius: 1rem; padding: 2rem 1.5rem; box-shadow: 0 1px 3px rgb(0 0 0 / 0.1); }
+  h1 { margin: 0 0 0.5rem; font-size: 1.5rem; }
+  p { margin: 0 0 1.25rem; color: #44403c; }
+  button, a.button { display: inline-flex; min-height: 2.75rem; align-items: center; border: 0; border-radius: 0.75rem; padding: 0 1.25rem; background: #c2410c; color: #fff; font: inherit; font-weight: 600; cursor: pointer; text-decoration: none; }
+  button:focus-visible, a:focus-visible { outline: 3px solid #fdba74; outline-offset: 2px; }
+  @media (prefers-color-scheme: dark) { body { background: #0c0a09; color: #f5f5f4; } main { background: #1c1917; } p { color: #d6d3d1; } }
+</style>
+</head>
+<body><main>${body}</main></body>
+</html>
+`
+}
+
+export async function signInPage(app: FastifyInstance) {
+  // The button's form sends nothing but itself.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) => done(null, {}))
+  const gone = (reply: import('fastify').FastifyReply) =>
+    reply
+      .code(410)
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          app.productName,
+          `<h1>This link no longer works</h1><p>A sign-in link works once, for 10 minutes. Ask for a new one on the sign-in page.</p><a class="button" href="${ADMIN_PAGE_PATH}">Go to sign-in</a>`,
+        ),
+      )
+  const open = async (request: FastifyRequest) => {
+    const { token } = request.params as { token: string }
+    return TOKEN_PATTERN.test(token) ? app.store.team.openLink(hashToken(token), ['sign-in']) : undefined
+  }
+  // same-origin, not no-referrer: the link's token never leaves for another site, and the form's
+  // post keeps its Origin (under no-referrer Chromium sends `Origin: null`, which is refused).
+  const headers = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow', 'referrer-policy': 'same-origin' }
+
+  app.get(`${TEAM_PATHS.signIn}/:token`, async (request, reply) => {
+    reply.headers(headers)
+    const link = await open(request)
+    if (!link) return gone(reply)
+    const { token } = request.params as { token: string }
+    return reply.type('text/html; charset=utf-8').send(
+      page(
+        app.productName,
+        `<h1>Sign in</h1><p>Sign in to the ${escape(app.productName)} waitlist as <strong>${escape(link.email ?? '')}</strong>.</p>
+<form method="post" action="${TEAM_PATHS.signIn}/${escape(token)}"><button type="submit">Sign in</button></form>`,
+      ),
+    )
+  })
+
+  app.post(`${TEAM_PATHS.signIn}/:token`, async (request, reply) => {
+    reply.headers(headers)
+    // Our own page's form only: a post from another site cannot sign a browser in (login CSRF).
+    const origin = request.headers.origin
+    if (origin !== undefined && origin !== new URL(app.siteUrl()).origin && origin !== `${request.protocol}://${request.host}`)
+      return reply.code(403).type('text/plain; charset=utf-8').send('A sign-in must come from its own page')
+    await refuseWhileLocked(app, [failureKeys.client(request)])
+    const { token } = request.params as { token: string }
+    const link = await open(request)
+    const operator = link?.operator_id ? await app.store.team.operator(link.operator_id) : undefined
+    const info =
+      link && link.operator_id !== null && operator?.disabled_at === null
+        ? await startSession(app, request, reply, {
+            link: { tokenHash: hashToken(token), purposes: ['sign-in'] },
+            operator: { id: link.operator_id },
+            audit: { action: 'sign-in', target: `operator ${link.operator_id}`, detail: { method: 'e-mail link' }, requestId: request.id },
+          })
+        : undefined
+    if (!info) {
+      await countFailure(app, [failureKeys.client(request)])
+      return gone(reply)
+    }
+    return reply.redirect(ADMIN_PAGE_PATH, 303)
+  })
+}
