@@ -6,23 +6,22 @@ import { adminContent as copy } from '../../web/admin/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { row } from '../support/rows'
-
-const TOKEN = 'browser-admin-token-0123456789'
+import { ownerIn } from '../support/team'
 
 describe.skipIf(!chromiumAvailable)('admin page', () => {
-  const suite = useServerAndBrowser({ ADMIN_TOKEN: TOKEN })
+  const suite = useServerAndBrowser()
   beforeAll(async () => {
     await suite.server.app.store.add(row('ada@example.com', { utm_source: 'newsletter' }))
     await suite.server.app.store.add(row('grace@example.com', { utm_source: 'newsletter' }))
     await suite.server.app.store.add(row('linus@example.com', { referrer: 'club.example' }))
   })
 
-  async function signIn(token = TOKEN): Promise<Page> {
+  /** An owner signed in a moment ago (exports and removals need a recent sign-in), on a view. */
+  async function signIn(view = ''): Promise<Page> {
     const context = await suite.browser.newContext({ acceptDownloads: true })
+    await ownerIn(context, suite.server)
     const page = await context.newPage()
-    await page.goto(`${suite.server.url}/admin`)
-    await page.getByLabel(copy.signIn.tokenLabel).fill(token)
-    await page.getByRole('button', { name: copy.signIn.submit }).click()
+    await page.goto(`${suite.server.url}/admin${view}`)
     return page
   }
 
@@ -33,9 +32,15 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
     expect((await fetch(`${suite.server.url}/admin.html`)).status).toBe(404)
   })
 
-  it('refuses a wrong token', async () => {
-    const page = await signIn('not-the-token-at-all')
-    await page.getByRole('alert').getByText(copy.signIn.refused).waitFor()
+  it('offers a passkey and an e-mail link to whoever is not signed in, and no token field', async () => {
+    const page = await (await suite.browser.newContext()).newPage()
+    await page.goto(`${suite.server.url}/admin`)
+    await page.getByRole('heading', { name: copy.signIn.heading }).waitFor()
+    await page.getByRole('button', { name: copy.signIn.passkey }).waitFor()
+    await page.getByLabel(copy.signIn.emailLabel).fill('nobody@example.com')
+    await page.getByRole('button', { name: copy.signIn.sendLink }).click()
+    await page.getByRole('status').getByText(copy.signIn.linkSent).waitFor()
+    expect(await page.locator('input[type="password"]').count()).toBe(0)
     await page.context().close()
   })
 
@@ -48,13 +53,14 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
       'newsletter 2',
       'club.example 1',
     ])
+    await page.getByRole('navigation', { name: copy.nav.label }).getByRole('link', { name: copy.nav.signups }).click()
     for (const email of ['ada@example.com', 'grace@example.com', 'linus@example.com'])
       await page.getByRole('cell', { name: email, exact: true }).waitFor()
     await page.context().close()
   })
 
   it('searches the list', async () => {
-    const page = await signIn()
+    const page = await signIn('/signups')
     await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor()
     await page.getByLabel(copy.searchLabel).fill('GRACE')
     await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor({ state: 'detached' })
@@ -63,7 +69,7 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
   })
 
   it('exports the list as a CSV file', async () => {
-    const page = await signIn()
+    const page = await signIn('/signups')
     await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor()
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: copy.exportCsv }).click()])
     expect(download.suggestedFilename()).toMatch(/^kennect-waitlist-\d{4}-\d\d-\d\d\.csv$/)
@@ -76,7 +82,7 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
   })
 
   it('removes an address after asking, and signs out', async () => {
-    const page = await signIn()
+    const page = await signIn('/signups')
     const messages: string[] = []
     page.on('dialog', (dialog) => {
       messages.push(dialog.message())
@@ -88,9 +94,13 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
     await page.getByRole('cell', { name: 'linus@example.com', exact: true }).waitFor({ state: 'detached' })
     expect(messages).toEqual([copy.confirmRemove('linus@example.com'), copy.confirmRemove('linus@example.com')])
     expect((await suite.server.app.store.list({ limit: 10 })).map((r) => r.email)).toEqual(['ada@example.com', 'grace@example.com'])
+    const [session] = await page.context().cookies()
     await page.getByRole('button', { name: copy.signOut }).click()
-    await page.getByLabel(copy.signIn.tokenLabel).waitFor()
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    await page.getByRole('button', { name: copy.signIn.passkey }).waitFor()
+    expect(await page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0)
+    // Ended for the server too: the cookie the browser had opens nothing any more.
+    const again = await fetch(`${suite.server.url}/admin/api/stats`, { headers: { cookie: `${session?.name}=${session?.value}` } })
+    expect(again.status).toBe(401)
     await page.context().close()
   })
 })

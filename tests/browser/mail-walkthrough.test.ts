@@ -8,13 +8,13 @@ import { englishVisitorContent as visitorContent } from '../../web/visitor/conte
 import { mailCopy } from '../../server/mail/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
+import { ownerIn } from '../support/team'
 import { submitEmail, toasts, visit, waitForHydration } from '../support/page'
 
-const TOKEN = 'walkthrough-admin-token-0123456789'
 const copy = adminContent.mail
 
 describe.skipIf(!chromiumAvailable)('from a join to a confirmed sign-up, with the local mailbox', () => {
-  const suite = useServerAndBrowser({ ADMIN_TOKEN: TOKEN, MAIL_RATE_PER_SECOND: '0' })
+  const suite = useServerAndBrowser({ MAIL_RATE_PER_SECOND: '0' })
 
   it('lets the operator open the mail and the visitor confirm from it', async () => {
     const { page } = await visit(suite.browser, `${suite.server.url}/`)
@@ -22,10 +22,9 @@ describe.skipIf(!chromiumAvailable)('from a join to a confirmed sign-up, with th
     await submitEmail(page, 'walker@example.com')
     await toasts(page).getByText(content.waitlist.success.title).waitFor()
 
+    await ownerIn(page.context(), suite.server)
     const admin = await page.context().newPage()
-    await admin.goto(`${suite.server.url}/admin`)
-    await admin.getByLabel(adminContent.signIn.tokenLabel).fill(TOKEN)
-    await admin.getByRole('button', { name: adminContent.signIn.submit }).click()
+    await admin.goto(`${suite.server.url}/admin/mail`)
     const subject = mailCopy('Kennect').confirmation.subject
     const sent = admin.getByRole('definition').filter({ hasText: /^1$/ })
     await admin.getByRole('button', { name: copy.previewLabel(subject) }).click() // it waits for the mail to be listed
@@ -46,7 +45,7 @@ describe.skipIf(!chromiumAvailable)('from a join to a confirmed sign-up, with th
     await visitorPage.getByRole('button', { name: visitorContent.profile.save }).click()
     await visitorPage.waitForURL(/done=saved/)
 
-    await admin.reload()
+    await admin.getByRole('navigation', { name: adminContent.nav.label }).getByRole('link', { name: adminContent.nav.signups }).click()
     const row = admin.getByRole('row').filter({ hasText: 'walker@example.com' })
     await row.waitFor()
     const text = (await row.innerText()).replace(/\s+/g, ' ')

@@ -1,31 +1,128 @@
-// The admin API as the page calls it, with the token of this tab.
+// The admin API as the page calls it. The page holds no secret: the browser sends the session's
+// cookie (HttpOnly, so no script can read it), and every write is JSON, which the server asks of a
+// cookie's write along with a same-origin Origin (docs/decisions/017-the-team.md).
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser'
 import { ADMIN_API_PREFIX } from '../../contract/paths'
 import type { LocalMailPreview, MailOverview, SignupsPage, Stats } from '../../contract/admin-api'
 import type { CampaignDraft, CampaignProgress, CampaignRequest, Segments } from '../../contract/campaigns'
 import type { Funnel, LaunchTargets } from '../../contract/growth'
 import type { Locale } from '../../contract/locales'
+import {
+  type ApiTokenSummary,
+  type AuditPage,
+  type OperatorRole,
+  type PasskeySummary,
+  RECENT_SIGN_IN_REQUIRED,
+  type SessionInfo,
+  type TeamOverview,
+} from '../../contract/team'
 
 export class AdminApiError extends Error {
   constructor(
     readonly status: number,
     /** The answer's own message (a 400 names the field). */
     readonly detail = '',
+    /** The answer's error code, such as recent_sign_in_required. */
+    readonly code: string | null = null,
   ) {
     super(`admin API answered ${status}`)
   }
 }
 
-export function createAdminApi(token: string) {
-  async function call(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}` }
-    if (init.body !== undefined) headers['Content-Type'] = 'application/json'
-    const response = await fetch(`${ADMIN_API_PREFIX}${path}`, { ...init, headers })
+export interface Ceremony<Options> {
+  challengeId: string
+  options: Options
+}
+
+/**
+ * Asked when the server wants a recent sign-in for what was just tried (export, delete, send, team
+ * changes): resolves true once the operator has signed in again, and the call is made once more.
+ */
+export type Reauthenticate = () => Promise<boolean>
+
+async function errorOf(response: Response): Promise<AdminApiError> {
+  const body = await response.json().then(
+    (parsed: { message?: string; code?: string | null }) => parsed,
+    () => ({}) as { message?: string; code?: string | null },
+  )
+  return new AdminApiError(response.status, body.message ?? '', body.code ?? null)
+}
+
+async function request(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const { json, ...rest } = init
+  const write = (rest.method ?? 'GET') !== 'GET'
+  return fetch(`${ADMIN_API_PREFIX}${path}`, {
+    ...rest,
+    credentials: 'same-origin',
+    // A write always carries a JSON body: the server refuses a cookie's write that is not JSON.
+    ...(write ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(json ?? {}) } : {}),
+  })
+}
+
+/** The calls before anyone is signed in: who is signed in, and the ways in. */
+export const signInApi = {
+  session: async (): Promise<SessionInfo | null> => {
+    const response = await request('/session')
+    if (response.status === 401) return null
+    if (!response.ok) throw await errorOf(response)
+    return response.json()
+  },
+  signOut: async (): Promise<void> => {
+    await request('/session', { method: 'DELETE' })
+  },
+  sendLink: async (email: string): Promise<void> => {
+    const response = await request('/session/link', { method: 'POST', json: { email } })
+    if (!response.ok) throw await errorOf(response)
+  },
+  passkeyOptions: async (): Promise<Ceremony<PublicKeyCredentialRequestOptionsJSON>> => {
+    const response = await request('/session/passkey/options', { method: 'POST' })
+    if (!response.ok) throw await errorOf(response)
+    return response.json()
+  },
+  passkey: async (challengeId: string, response: AuthenticationResponseJSON): Promise<SessionInfo> => {
+    const answer = await request('/session/passkey', { method: 'POST', json: { challengeId, response } })
+    if (!answer.ok) throw await errorOf(answer)
+    return answer.json()
+  },
+  setup: async (token: string): Promise<{ purpose: 'setup' | 'invite'; email: string | null; role: OperatorRole; expires_at: string }> => {
+    const response = await request(`/setup/${encodeURIComponent(token)}`)
+    if (!response.ok) throw await errorOf(response)
+    return response.json()
+  },
+  setupOptions: async (token: string, who: { email?: string; name: string }): Promise<Ceremony<PublicKeyCredentialCreationOptionsJSON>> => {
+    const response = await request(`/setup/${encodeURIComponent(token)}/options`, { method: 'POST', json: who })
+    if (!response.ok) throw await errorOf(response)
+    return response.json()
+  },
+  completeSetup: async (
+    token: string,
+    body: { email?: string; name: string; challengeId?: string; passkeyName?: string; response?: RegistrationResponseJSON },
+  ): Promise<SessionInfo> => {
+    const response = await request(`/setup/${encodeURIComponent(token)}`, { method: 'POST', json: body })
+    if (!response.ok) throw await errorOf(response)
+    return response.json()
+  },
+}
+
+/**
+ * The signed-in API. A 403 asking for a recent sign-in calls `reauthenticate` and, once it
+ * succeeded, tries the call once more; a 401 (the session ended) calls `signedOut`.
+ */
+export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: Reauthenticate; signedOut: () => void }) {
+  async function call(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+    let response = await request(path, init)
+    if (response.status === 403) {
+      const failure = await errorOf(response.clone())
+      if (failure.code === RECENT_SIGN_IN_REQUIRED && (await reauthenticate())) response = await request(path, init)
+    }
     if (!response.ok) {
-      const detail = await response.json().then(
-        (body: { message?: string }) => body.message ?? '',
-        () => '',
-      )
-      throw new AdminApiError(response.status, detail)
+      if (response.status === 401) signedOut()
+      throw await errorOf(response)
     }
     return response
   }
@@ -34,17 +131,17 @@ export function createAdminApi(token: string) {
     mail: async (): Promise<MailOverview> => (await call('/mail')).json(),
     segments: async (): Promise<Segments> => (await call('/segments')).json(),
     campaigns: async (): Promise<CampaignProgress[]> => (await call('/campaigns')).json(),
-    draft: async (request: Omit<CampaignRequest, 'send'>): Promise<CampaignDraft> =>
-      (await call('/campaigns', { method: 'POST', body: JSON.stringify({ ...request, send: false }) })).json(),
+    draft: async (campaign: Omit<CampaignRequest, 'send'>): Promise<CampaignDraft> =>
+      (await call('/campaigns', { method: 'POST', json: { ...campaign, send: false } })).json(),
     send: async (id: number): Promise<{ id: number; recipients: number }> =>
       (await call(`/campaigns/${id}/send`, { method: 'POST' })).json(),
     test: async (id: number, email: string, locale: Locale): Promise<void> =>
-      void (await call(`/campaigns/${id}/test`, { method: 'POST', body: JSON.stringify({ email, locale }) })),
+      void (await call(`/campaigns/${id}/test`, { method: 'POST', json: { email, locale } })),
     pause: async (id: number, paused: boolean): Promise<CampaignProgress> =>
       (await call(`/campaigns/${id}/${paused ? 'pause' : 'resume'}`, { method: 'POST' })).json(),
     launchTargets: async (): Promise<LaunchTargets> => (await call('/launch-targets')).json(),
     setLaunchTargets: async (targets: LaunchTargets): Promise<LaunchTargets> =>
-      (await call('/launch-targets', { method: 'PUT', body: JSON.stringify(targets) })).json(),
+      (await call('/launch-targets', { method: 'PUT', json: targets })).json(),
     funnel: async (since: string, until: string): Promise<Funnel> =>
       (await call(`/funnel?${new URLSearchParams({ since, until })}`)).json(),
     localMail: async (name: string): Promise<LocalMailPreview> => (await call(`/mail/local/${encodeURIComponent(name)}`)).json(),
@@ -62,6 +159,25 @@ export function createAdminApi(token: string) {
       const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'waitlist.csv'
       return { blob: await response.blob(), filename }
     },
+    team: async (): Promise<TeamOverview> => (await call('/operators')).json(),
+    invite: async (email: string, role: OperatorRole): Promise<void> =>
+      void (await call('/operators', { method: 'POST', json: { email, role } })),
+    changeOperator: async (id: number, change: { role: OperatorRole } | { disabled: boolean }): Promise<void> =>
+      void (await call(`/operators/${id}`, { method: 'PATCH', json: change })),
+    tokens: async (): Promise<ApiTokenSummary[]> => (await call('/tokens')).json(),
+    addToken: async (token: { name: string; role: OperatorRole; expiresAt?: string }): Promise<{ id: number; token: string }> =>
+      (await call('/tokens', { method: 'POST', json: token })).json(),
+    revokeToken: async (id: number): Promise<void> => void (await call(`/tokens/${id}`, { method: 'DELETE' })),
+    passkeys: async (): Promise<PasskeySummary[]> => (await call('/passkeys')).json(),
+    passkeyOptions: async (): Promise<Ceremony<PublicKeyCredentialCreationOptionsJSON>> =>
+      (await call('/passkeys/options', { method: 'POST' })).json(),
+    addPasskey: async (challengeId: string, name: string, response: RegistrationResponseJSON): Promise<void> =>
+      void (await call('/passkeys', { method: 'POST', json: { challengeId, name, response } })),
+    removePasskey: async (id: string): Promise<void> => void (await call(`/passkeys/${encodeURIComponent(id)}`, { method: 'DELETE' })),
+    audit: async (before?: number): Promise<AuditPage> =>
+      (
+        await call(`/audit?${new URLSearchParams(before === undefined ? { limit: '50' } : { limit: '50', before: String(before) })}`)
+      ).json(),
   }
 }
 

@@ -1,323 +1,180 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
-import type { SignUp, Stats } from '../../contract/admin-api'
-import { DEFAULT_LOCALE } from '../../contract/locales'
+// The admin app: one navigation, one route and one folder per view (views/*), each shown only to
+// a role that may use it. Signed out, it is the way in: a passkey, an e-mail link, or a setup link.
+import { type ComponentType, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { Link, Route, Router, Switch, useLocation } from 'wouter'
+import { ADMIN_PAGE_PATH } from '../../contract/paths'
+import { type Permission, type SessionInfo } from '../../contract/team'
 import { Button } from '../components/ui/button'
-import { Input } from '../components/ui/input'
-import { AdminApiError, type AdminApi, createAdminApi } from './api'
-import { PerDayTable, SignupsChart } from './chart'
+import { cn } from '../lib/cn'
+import { AdminApiError, createAdminApi, signInApi } from './api'
 import { adminContent as copy } from './content'
-import { FunnelPanel, LaunchPanel } from './growth'
-import { Campaigns, DemandMap } from './launch'
-import { MailPanel } from './mail'
+import { ReauthDialog } from './reauth'
+import { type AdminSession, SessionContext } from './session'
+import { AccountView } from './views/account/account'
+import { AuditView } from './views/audit/audit'
+import { CampaignsView } from './views/campaigns/campaigns'
+import { DemandView } from './views/demand/demand'
+import { MailView } from './views/mail/mail'
+import { OverviewView } from './views/overview/overview'
+import { SetupView } from './views/setup/setup'
+import { SignInView } from './views/sign-in/sign-in'
+import { SignupsView } from './views/signups/signups'
+import { TeamView } from './views/team/team'
 
-/** A search waits for this pause in typing, so a word typed is one request, not one per key. */
-const SEARCH_PAUSE_MS = 250
-
-/** What the list says of a sign-up beyond its address: confirmed, its mail, its profile. */
-function statusOf(row: SignUp): string {
-  const parts = [row.confirmed_at ? copy.status.confirmed : copy.status.unconfirmed]
-  if (row.unsubscribed_at) parts.push(copy.status.unsubscribed)
-  if (row.mail_state) parts.push(copy.status.mail(row.mail_state))
-  return parts.join(' · ')
+interface View {
+  path: string
+  label: string
+  /** 'self': an operator's own (an API token has no account). */
+  permission: Permission | 'self'
+  View: ComponentType
 }
 
-function profileOf(row: SignUp): string {
-  const parts = [row.role ? copy.roles[row.role] : '', row.country ?? '', row.breeds.join(', ')].filter(Boolean)
-  const profile = parts.length > 0 ? parts.join(' · ') : copy.noProfile
-  // English is everyone's unless said otherwise: only another language is worth a word.
-  return row.locale === DEFAULT_LOCALE ? profile : `${profile} · ${copy.language(row.locale)}`
-}
-
-/** The token lives in sessionStorage: this tab only, gone when it closes. */
-const TOKEN_KEY = 'kennect-admin-token'
+const VIEWS: readonly View[] = [
+  { path: '/', label: copy.nav.overview, permission: 'figures:read', View: OverviewView },
+  { path: '/signups', label: copy.nav.signups, permission: 'signups:read', View: SignupsView },
+  { path: '/demand', label: copy.nav.demand, permission: 'figures:read', View: DemandView },
+  { path: '/campaigns', label: copy.nav.campaigns, permission: 'figures:read', View: CampaignsView },
+  { path: '/mail', label: copy.nav.mail, permission: 'mail:read', View: MailView },
+  { path: '/team', label: copy.nav.team, permission: 'team:manage', View: TeamView },
+  { path: '/audit', label: copy.nav.audit, permission: 'audit:read', View: AuditView },
+  { path: '/account', label: copy.nav.account, permission: 'self', View: AccountView },
+]
 
 export function AdminApp() {
-  const [api, setApi] = useState<AdminApi | null>(() => {
-    const token = sessionStorage.getItem(TOKEN_KEY)
-    return token ? createAdminApi(token) : null
-  })
-  const signOut = () => {
-    sessionStorage.removeItem(TOKEN_KEY)
-    setApi(null)
-  }
-  if (!api) {
-    return (
-      <SignIn
-        onSignedIn={(token) => {
-          sessionStorage.setItem(TOKEN_KEY, token)
-          setApi(createAdminApi(token))
-        }}
-      />
-    )
-  }
-  return <Dashboard api={api} onSignOut={signOut} />
-}
-
-function SignIn({ onSignedIn }: { onSignedIn: (token: string) => void }) {
-  const [error, setError] = useState('')
-  const [checking, setChecking] = useState(false)
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const token = String(new FormData(event.currentTarget).get('token') ?? '')
-    setChecking(true)
-    setError('')
-    try {
-      await createAdminApi(token).stats()
-      onSignedIn(token)
-    } catch (failure) {
-      const status = failure instanceof AdminApiError ? failure.status : 0
-      setError(status === 401 ? copy.signIn.refused : status === 429 ? copy.signIn.tooMany : copy.failed)
-    } finally {
-      setChecking(false)
-    }
-  }
   return (
-    <main className="mx-auto mt-24 max-w-sm rounded-2xl bg-white p-8 shadow">
-      <h1 className="text-2xl font-bold text-stone-900">{copy.signIn.heading}</h1>
-      <form onSubmit={submit} className="mt-6 grid gap-3">
-        <label htmlFor="admin-token" className="text-sm font-medium text-stone-700">
-          {copy.signIn.tokenLabel}
-        </label>
-        <Input id="admin-token" name="token" type="password" required autoComplete="current-password" />
-        <Button type="submit" disabled={checking}>
-          {checking ? copy.signIn.checking : copy.signIn.submit}
-        </Button>
-        <p role="alert" className="min-h-5 text-sm font-medium text-red-700">
-          {error}
-        </p>
-        <p className="text-sm text-stone-600">{copy.signIn.note}</p>
-      </form>
-    </main>
+    <Router base={ADMIN_PAGE_PATH}>
+      <Admin />
+    </Router>
   )
 }
 
-function Dashboard({ api, onSignOut }: { api: AdminApi; onSignOut: () => void }) {
-  const [stats, setStats] = useState<Stats | null>(null)
-  const [rows, setRows] = useState<SignUp[]>([])
-  const [next, setNext] = useState<number | null>(null)
-  const [search, setSearch] = useState('')
-  const [error, setError] = useState('')
-  const [exporting, setExporting] = useState(false)
-
-  const fail = useCallback(
-    (failure: unknown) => {
-      if (failure instanceof AdminApiError && failure.status === 401) return onSignOut()
-      setError(copy.failed)
-    },
-    [onSignOut],
-  )
-  // The totals load at sign-in and after a removal (statsVersion); a late answer of a page that
-  // has moved on is dropped.
-  const [statsVersion, setStatsVersion] = useState(0)
+function Admin() {
+  // undefined: not known yet; null: nobody is signed in.
+  const [session, setSession] = useState<SessionInfo | null | undefined>(undefined)
+  const [, navigate] = useLocation()
   useEffect(() => {
-    let current = true
-    api.stats().then(
-      (fresh) => {
-        if (!current) return
-        setStats(fresh)
-        setError('')
-      },
-      (failure: unknown) => {
-        if (current) fail(failure)
-      },
-    )
-    return () => {
-      current = false
-    }
-  }, [api, fail, statsVersion])
-
-  // The list follows the search box: after a pause in typing, one request; a newer search cancels
-  // the one under way, so an older answer can never replace a newer one.
-  const [listVersion, setListVersion] = useState(0)
-  const atOnce = useRef(true) // the first load and a reload after a removal do not wait
-  useEffect(() => {
-    const pause = atOnce.current ? 0 : SEARCH_PAUSE_MS
-    atOnce.current = false
-    const controller = new AbortController()
-    const timer = setTimeout(async () => {
-      try {
-        const page = await api.signups(search, undefined, controller.signal)
-        setRows(page.items)
-        setNext(page.next)
-      } catch (failure) {
-        if (!controller.signal.aborted) fail(failure)
-      }
-    }, pause)
-    return () => {
-      clearTimeout(timer)
-      controller.abort()
-    }
-  }, [api, search, fail, listVersion])
-  const refresh = useCallback(() => {
-    setStatsVersion((version) => version + 1)
-    atOnce.current = true
-    setListVersion((version) => version + 1)
+    signInApi.session().then(setSession, () => setSession(null))
   }, [])
-
-  async function loadMore() {
-    if (next === null) return
-    try {
-      const page = await api.signups(search, next)
-      setRows((current) => [...current, ...page.items])
-      setNext(page.next)
-    } catch (failure) {
-      fail(failure)
-    }
-  }
-
-  async function remove(email: string) {
-    if (!window.confirm(copy.confirmRemove(email))) return
-    try {
-      await api.remove(email)
-      refresh()
-    } catch (failure) {
-      fail(failure)
-    }
-  }
-
-  async function exportCsv() {
-    setExporting(true)
-    try {
-      const { blob, filename } = await api.exportCsv()
-      const link = document.createElement('a')
-      link.href = URL.createObjectURL(blob)
-      link.download = filename
-      link.click()
-      URL.revokeObjectURL(link.href)
-    } catch (failure) {
-      fail(failure)
-    } finally {
-      setExporting(false)
-    }
-  }
-
+  const signedIn = useCallback(
+    (fresh: SessionInfo) => {
+      setSession(fresh)
+      navigate(`~${ADMIN_PAGE_PATH}`, { replace: true })
+    },
+    [navigate],
+  )
   return (
-    <main className="mx-auto max-w-6xl px-5 py-8">
-      <header className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-bold text-stone-900">{copy.title}</h1>
-        <div className="flex gap-3">
-          <Button onClick={exportCsv} disabled={exporting}>
-            {exporting ? copy.exporting : copy.exportCsv}
-          </Button>
-          <Button variant="outline" onClick={onSignOut}>
-            {copy.signOut}
-          </Button>
+    <Switch>
+      <Route path="/setup/:token">{(params) => <SetupView token={params.token} onSignedIn={signedIn} />}</Route>
+      <Route>
+        {session === undefined ? (
+          <main className="mx-auto mt-16 max-w-md p-8" aria-busy="true" />
+        ) : session === null ? (
+          <SignInView onSignedIn={setSession} />
+        ) : (
+          <SignedIn session={session} onSession={setSession} />
+        )}
+      </Route>
+    </Switch>
+  )
+}
+
+function SignedIn({ session, onSession }: { session: SessionInfo; onSession: (session: SessionInfo | null) => void }) {
+  const [error, setError] = useState('')
+  const [asking, setAsking] = useState<((ok: boolean) => void) | null>(null)
+  // Made once: onSession is the page's state setter, which never changes.
+  const api = useMemo(
+    () =>
+      createAdminApi({
+        reauthenticate: () => new Promise<boolean>((resolve) => setAsking(() => resolve)),
+        signedOut: () => onSession(null),
+      }),
+    [onSession],
+  )
+  const onFailure = useCallback((failure: unknown) => {
+    if (failure instanceof AdminApiError && failure.status === 401) return
+    setError(failure instanceof AdminApiError && failure.status === 403 ? copy.notAllowed : copy.failed)
+  }, [])
+  const can = useCallback((permission: Permission) => session.permissions.includes(permission), [session])
+  const admin = useMemo<AdminSession>(() => ({ api, session, can, onFailure }), [api, session, can, onFailure])
+  const allowed = (view: View) => (view.permission === 'self' ? session.operator !== null : can(view.permission))
+
+  const [location] = useLocation()
+  const main = useRef<HTMLElement>(null)
+  const first = useRef(true)
+  useEffect(() => {
+    // After a move in the navigation, the view's start takes the focus (as a page load would).
+    if (first.current) first.current = false
+    else main.current?.focus()
+  }, [location])
+
+  async function signOut() {
+    await signInApi.signOut()
+    onSession(null)
+  }
+
+  const view = VIEWS.find((candidate) => candidate.path === location)
+  return (
+    <SessionContext.Provider value={admin}>
+      <header className="border-b border-stone-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-5 pt-4">
+          <p className="text-xl font-bold text-stone-900">{copy.title}</p>
+          <div className="flex items-center gap-3">
+            <span className="hidden text-sm break-all text-stone-700 sm:inline">
+              {session.operator ? copy.signedInAs(session.operator.email, session.operator.role) : session.token}
+            </span>
+            <Button variant="outline" size="sm" onClick={() => void signOut()}>
+              {copy.signOut}
+            </Button>
+          </div>
         </div>
-      </header>
-      <p role="alert" className="mt-2 text-sm font-medium text-red-700">
-        {error}
-      </p>
-      <div className="mt-4 grid gap-6 lg:grid-cols-[1fr_2fr_1fr]">
-        <section aria-labelledby="total-heading" className="min-w-0 rounded-2xl bg-white p-6 shadow-sm">
-          <h2 id="total-heading" className="text-sm font-semibold text-stone-600 uppercase">
-            {copy.total}
-          </h2>
-          <p className="mt-2 text-5xl font-extrabold text-stone-900">{stats?.total.toLocaleString('en') ?? '…'}</p>
-        </section>
-        <section aria-labelledby="chart-heading" className="min-w-0 rounded-2xl bg-white p-6 shadow-sm">
-          <h2 id="chart-heading" className="text-sm font-semibold text-stone-600 uppercase">
-            {copy.chartLabel}
-          </h2>
-          {stats && stats.perDay.length === 0 ? <p className="mt-4 text-stone-600">{copy.chartEmpty}</p> : null}
-          {stats ? <SignupsChart perDay={stats.perDay} label={copy.chartLabel} /> : null}
-          {stats && stats.perDay.length > 0 ? (
-            <PerDayTable perDay={stats.perDay} caption={copy.perDayTable} columns={copy.perDayColumns} />
-          ) : null}
-        </section>
-        <section aria-labelledby="sources-heading" className="min-w-0 rounded-2xl bg-white p-6 shadow-sm">
-          <h2 id="sources-heading" className="text-sm font-semibold text-stone-600 uppercase">
-            {copy.sources}
-          </h2>
-          <ol className="mt-3 grid gap-1">
-            {stats?.perSource.map(({ source, count }) => (
-              <li key={source ?? ''} className="flex justify-between gap-3 text-stone-800">
-                <span className="truncate">{source ?? copy.direct}</span>
-                <span className="font-semibold">{count.toLocaleString('en')}</span>
+        <nav aria-label={copy.nav.label} className="mx-auto max-w-6xl px-3 pb-2">
+          <ul className="mt-2 flex flex-wrap gap-1">
+            {VIEWS.filter(allowed).map((item) => (
+              <li key={item.path}>
+                <Link
+                  href={item.path}
+                  aria-current={item.path === location ? 'page' : undefined}
+                  onClick={() => setError('')}
+                  className={(active) =>
+                    cn(
+                      'block rounded-md px-2.5 py-1.5 text-sm font-medium focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none',
+                      active ? 'bg-brand-700 text-white' : 'text-stone-700 hover:bg-stone-100',
+                    )
+                  }
+                >
+                  {item.label}
+                </Link>
               </li>
             ))}
-          </ol>
-        </section>
-      </div>
-      <FunnelPanel api={api} onFailure={fail} />
-      <DemandMap api={api} onFailure={fail} />
-      <LaunchPanel api={api} onFailure={fail} />
-      <Campaigns api={api} onFailure={fail} />
-      <MailPanel api={api} onFailure={fail} />
-      <section aria-label={copy.listLabel} className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
-        <label htmlFor="admin-search" className="block text-sm font-semibold text-stone-700">
-          {copy.searchLabel}
-        </label>
-        <Input
-          id="admin-search"
-          type="search"
-          placeholder={copy.searchPlaceholder}
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          className="mt-2 max-w-md"
+          </ul>
+        </nav>
+      </header>
+      <main ref={main} tabIndex={-1} aria-label={view?.label ?? copy.title} className="mx-auto max-w-6xl px-5 py-6 focus:outline-none">
+        <h1 className="sr-only">
+          {copy.title}: {view?.label ?? copy.notFound}
+        </h1>
+        <p role="alert" className="mb-2 text-sm font-medium text-red-700 empty:hidden">
+          {error}
+        </p>
+        {!view ? (
+          <p className="text-stone-800">{copy.notFound}</p>
+        ) : allowed(view) ? (
+          <view.View />
+        ) : (
+          <p className="text-stone-800">{copy.notAllowed}</p>
+        )}
+      </main>
+      {asking ? (
+        <ReauthDialog
+          email={session.operator?.email ?? ''}
+          onDone={(fresh) => {
+            const same = fresh !== null && fresh.operator?.id === session.operator?.id
+            if (fresh) onSession(fresh)
+            asking(same)
+            setAsking(null)
+          }}
         />
-        {/* On a phone the table has two columns, the address (with its day and source beneath)
-            and Remove; from sm up, day and source get columns of their own. */}
-        <div className="mt-4">
-          <table className="w-full table-fixed text-left text-sm">
-            <thead className="text-stone-600">
-              <tr>
-                <th scope="col" className="py-2 pr-4">
-                  {copy.columns.email}
-                </th>
-                <th scope="col" className="hidden w-44 py-2 pr-4 sm:table-cell">
-                  {copy.columns.joined}
-                </th>
-                <th scope="col" className="hidden w-40 py-2 pr-4 lg:table-cell">
-                  {copy.columns.status}
-                </th>
-                <th scope="col" className="hidden w-48 py-2 pr-4 lg:table-cell">
-                  {copy.columns.profile}
-                </th>
-                <th scope="col" className="hidden w-40 py-2 pr-4 sm:table-cell">
-                  {copy.columns.source}
-                </th>
-                <th scope="col" className="w-24 py-2">
-                  <span className="sr-only">{copy.columns.actions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => {
-                const joined = row.created_at.replace('T', ' ').slice(0, 16)
-                const source = row.utm_source ?? row.referrer ?? copy.direct
-                return (
-                  <tr key={row.id} className="border-t border-stone-200">
-                    <td className="py-2 pr-4 align-top">
-                      <span className="block font-medium break-all text-stone-900">{row.email}</span>
-                      <span className="mt-0.5 block text-xs text-stone-600 sm:hidden">
-                        {joined} · {source}
-                      </span>
-                      <span className="mt-0.5 block text-xs text-stone-600 lg:hidden">
-                        {statusOf(row)} · {profileOf(row)}
-                      </span>
-                    </td>
-                    <td className="hidden py-2 pr-4 align-top text-stone-700 sm:table-cell">{joined}</td>
-                    <td className="hidden py-2 pr-4 align-top text-stone-700 lg:table-cell">{statusOf(row)}</td>
-                    <td className="hidden py-2 pr-4 align-top break-words text-stone-700 lg:table-cell">{profileOf(row)}</td>
-                    <td className="hidden py-2 pr-4 align-top break-all text-stone-700 sm:table-cell">{source}</td>
-                    <td className="py-2 text-right align-top">
-                      <Button variant="outline" size="sm" aria-label={copy.removeLabel(row.email)} onClick={() => void remove(row.email)}>
-                        {copy.remove}
-                      </Button>
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-          {rows.length === 0 ? <p className="py-4 text-stone-600">{copy.none}</p> : null}
-        </div>
-        {next !== null ? (
-          <Button variant="outline" className="mt-4" onClick={() => void loadMore()}>
-            {copy.loadMore}
-          </Button>
-        ) : null}
-      </section>
-    </main>
+      ) : null}
+    </SessionContext.Provider>
   )
 }

@@ -1,181 +1,19 @@
-// Growing the list where it matters, for the team (docs/decisions/015-growth.md): the funnel
-// (views to inviters, per day and per source) and each country's launch meter with its targets
-// and the top inviters.
+// Each country's launch meter for the team (docs/decisions/015-growth.md): confirmed breeders and
+// owners against its targets, the targets themselves, and the top inviters.
 import { type FormEvent, useEffect, useState } from 'react'
-import type { Segments } from '../../contract/campaigns'
-import { type Funnel, type FunnelDay, type LaunchTargets, MAX_LAUNCH_TARGET } from '../../contract/growth'
-import { Button } from '../components/ui/button'
-import { Input } from '../components/ui/input'
-import { AdminApiError, type AdminApi } from './api'
-import { adminContent } from './content'
-import { TableRegion, td } from './table'
+import type { Segments } from '../../../../contract/campaigns'
+import { type LaunchTargets, MAX_LAUNCH_TARGET } from '../../../../contract/growth'
+import { Button } from '../../../components/ui/button'
+import { Input } from '../../../components/ui/input'
+import { AdminApiError, type AdminApi } from '../../api'
+import { adminContent } from '../../content'
+import { useAdmin } from '../../session'
+import { TableRegion, td } from '../../table'
 
-const copy = adminContent.funnel
 const launch = adminContent.launch
 const number = (n: number) => n.toLocaleString('en')
-const day = (time: number) => new Date(time).toISOString().slice(0, 10)
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
 const countryName = (code: string) => countryNames.of(code) ?? code
-
-/** The last 30 UTC days, as the API answers when not told. */
-function lastDays(): { since: string; until: string } {
-  const now = Date.now()
-  return { since: day(now - 29 * 86_400_000), until: day(now) }
-}
-
-const totalsOf = (days: readonly FunnelDay[]) =>
-  days.reduce(
-    (sum, d) => ({
-      views: sum.views + d.views,
-      visitors: sum.visitors + d.visitors,
-      signups: sum.signups + d.signups,
-      confirmed: sum.confirmed + d.confirmed,
-      profiled: sum.profiled + d.profiled,
-      inviters: sum.inviters + d.inviters,
-    }),
-    { views: 0, visitors: 0, signups: 0, confirmed: 0, profiled: 0, inviters: 0 },
-  )
-
-export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
-  const [range, setRange] = useState(lastDays)
-  const [funnel, setFunnel] = useState<Funnel | null>(null)
-  const [problem, setProblem] = useState('')
-  useEffect(() => {
-    let current = true
-    api.funnel(range.since, range.until).then(
-      (fresh) => {
-        if (!current) return
-        setFunnel(fresh)
-        setProblem('')
-      },
-      (failure: unknown) => {
-        if (!current) return
-        if (failure instanceof AdminApiError && failure.status === 400) setProblem(failure.detail)
-        else onFailure(failure)
-      },
-    )
-    return () => {
-      current = false
-    }
-  }, [api, onFailure, range])
-
-  function choose(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const form = new FormData(event.currentTarget)
-    setRange({ since: String(form.get('since') ?? ''), until: String(form.get('until') ?? '') })
-  }
-
-  const totals = funnel ? totalsOf(funnel.days) : null
-  const widest = Math.max(1, totals?.visitors ?? 0, totals?.signups ?? 0)
-  return (
-    <section aria-labelledby="funnel-heading" className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
-      <h2 id="funnel-heading" className="text-sm font-semibold text-stone-600 uppercase">
-        {copy.heading}
-      </h2>
-      <p className="mt-2 max-w-3xl text-sm text-stone-700">{copy.intro}</p>
-      <form onSubmit={choose} className="mt-4 flex flex-wrap items-end gap-3">
-        {(['since', 'until'] as const).map((name) => (
-          <div key={name}>
-            <label htmlFor={`funnel-${name}`} className="block text-sm text-stone-700">
-              {copy[name]}
-            </label>
-            <Input id={`funnel-${name}`} name={name} type="date" required defaultValue={range[name]} className="mt-1" />
-          </div>
-        ))}
-        <Button type="submit" variant="outline">
-          {copy.show}
-        </Button>
-        <p role="alert" className="w-full text-sm font-medium text-red-700 empty:hidden">
-          {problem}
-        </p>
-      </form>
-      {totals ? (
-        // The chart is a list: each step's words and numbers are read, its bar only seen.
-        <ol aria-label={copy.chartLabel} className="mt-5 grid gap-2">
-          {copy.stages.map(([key, label], i) => {
-            const value = totals[key]
-            const before = i === 0 ? null : totals[copy.stages[i - 1]?.[0] ?? key]
-            return (
-              <li
-                key={key}
-                className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 text-sm text-stone-800 sm:grid-cols-[15rem_1fr_14rem] sm:items-center"
-              >
-                <span>
-                  <span className="font-semibold">{label}</span> <span className="tabular-nums">{number(value)}</span>
-                </span>
-                <span
-                  aria-hidden="true"
-                  className="order-last col-span-2 h-4 overflow-hidden rounded bg-stone-100 sm:order-none sm:col-span-1"
-                >
-                  <span className="block h-full rounded bg-brand-700" style={{ width: `${(value / widest) * 100}%` }} />
-                </span>
-                <span className="text-right text-stone-600 tabular-nums">
-                  {before === null ? '' : `${copy.rate(value, before)} ${copy.ofBefore}`}
-                </span>
-              </li>
-            )
-          })}
-        </ol>
-      ) : null}
-      {funnel ? (
-        <div className="mt-6 grid gap-6">
-          <TableRegion
-            caption={copy.daysCaption}
-            className="max-h-80"
-            columns={[
-              { label: copy.columns.day },
-              ...(['views', 'visitors', 'signups', 'confirmed', 'profiled', 'inviters', 'joined', 'confirmedRate'] as const).map((key) => ({
-                label: copy.columns[key],
-                numeric: true,
-              })),
-            ]}
-          >
-            {[...funnel.days].reverse().map((d) => (
-              <tr key={d.day} className="border-t border-stone-200">
-                <th scope="row" className={`${td} font-medium whitespace-nowrap`}>
-                  {d.day}
-                </th>
-                {[d.views, d.visitors, d.signups, d.confirmed, d.profiled, d.inviters].map((n, i) => (
-                  <td key={i} className={`${td} text-right`}>
-                    {number(n)}
-                  </td>
-                ))}
-                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.signups, d.visitors)}</td>
-                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.confirmed, d.signups)}</td>
-              </tr>
-            ))}
-          </TableRegion>
-          <TableRegion
-            caption={copy.sourcesCaption}
-            className="max-h-80"
-            columns={[
-              { label: copy.columns.source },
-              ...(['views', 'visitors', 'signups', 'confirmed', 'joined', 'confirmedRate'] as const).map((key) => ({
-                label: copy.columns[key],
-                numeric: true,
-              })),
-            ]}
-          >
-            {funnel.sources.map((s) => (
-              <tr key={s.source} className="border-t border-stone-200">
-                <th scope="row" className={`${td} font-medium break-words`}>
-                  {s.source}
-                </th>
-                {[s.views, s.visitors, s.signups, s.confirmed].map((n, i) => (
-                  <td key={i} className={`${td} text-right`}>
-                    {number(n)}
-                  </td>
-                ))}
-                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.signups, s.visitors)}</td>
-                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.confirmed, s.signups)}</td>
-              </tr>
-            ))}
-          </TableRegion>
-        </div>
-      ) : null}
-    </section>
-  )
-}
 
 /** A target row of the form: a country (empty for the default) and its two numbers, as typed. */
 interface TargetRow {
@@ -302,7 +140,8 @@ function TargetsForm({ api, targets, onSaved }: { api: AdminApi; targets: Launch
   )
 }
 
-export function LaunchPanel({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
+export function LaunchPanel() {
+  const { api, can, onFailure } = useAdmin()
   const [segments, setSegments] = useState<Segments | null>(null)
   const [version, setVersion] = useState(0)
   useEffect(() => {
@@ -354,7 +193,9 @@ export function LaunchPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
             </tr>
           ))}
         </TableRegion>
-        {segments ? <TargetsForm key={version} api={api} targets={segments.targets} onSaved={() => setVersion((v) => v + 1)} /> : null}
+        {segments && can('settings:write') ? (
+          <TargetsForm key={version} api={api} targets={segments.targets} onSaved={() => setVersion((v) => v + 1)} />
+        ) : null}
       </div>
       <TableRegion
         caption={launch.inviters}
@@ -370,7 +211,7 @@ export function LaunchPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
         {segments?.topInviters.map((i) => (
           <tr key={i.id} className="border-t border-stone-200">
             <th scope="row" className={`${td} font-medium break-all`}>
-              {i.email}
+              {i.email || launch.inviterById(i.id)}
             </th>
             <td className={`${td} text-right`}>{number(i.joined)}</td>
             <td className={`${td} text-right font-semibold`}>{number(i.confirmed)}</td>

@@ -1,10 +1,10 @@
 // The mail side for the team: the outbox by state, followed live, and, without SMTP, the local
 // mailbox with a preview of each mail as a client shows it (links open in a new tab).
 import { useEffect, useState } from 'react'
-import { type LocalMailPreview, MAIL_STATES, type MailOverview } from '../../contract/admin-api'
-import { Button } from '../components/ui/button'
-import type { AdminApi } from './api'
-import { adminContent } from './content'
+import { type LocalMailPreview, MAIL_STATES, type MailOverview } from '../../../../contract/admin-api'
+import { Button } from '../../../components/ui/button'
+import { adminContent } from '../../content'
+import { useAdmin } from '../../session'
 
 const copy = adminContent.mail
 /** How often the outbox's figures are fetched again while the page is open. */
@@ -13,7 +13,8 @@ const REFRESH_MS = 3000
 /** The mail's HTML inside a sandbox: no script runs, and links open outside it, in a new tab. */
 const framed = (html: string) => `<base target="_blank">${html}`
 
-export function MailPanel({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
+export function MailView() {
+  const { api, onFailure } = useAdmin()
   const [overview, setOverview] = useState<MailOverview | null>(null)
   const [preview, setPreview] = useState<LocalMailPreview | null>(null)
 
@@ -41,7 +42,7 @@ export function MailPanel({ api, onFailure }: { api: AdminApi; onFailure: (failu
   }
 
   return (
-    <section aria-labelledby="mail-heading" className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
+    <section aria-labelledby="mail-heading" className="rounded-2xl bg-white p-6 shadow-sm">
       <h2 id="mail-heading" className="text-sm font-semibold text-stone-600 uppercase">
         {copy.heading}
       </h2>

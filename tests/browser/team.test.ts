@@ -1,0 +1,266 @@
+// The team, as it comes together in Chromium, on both stores (docs/decisions/017-the-team.md): the
+// first owner comes in from the setup link the server prints and creates a passkey (Chromium's
+// virtual authenticator), invites an editor and a viewer by mail, the editor signs in by passkey
+// and the viewer by e-mail link; each role sees and may do what it should, the owner signs in again
+// to send, disabling the editor ends their session at their next request, a cross-site write with
+// the cookie is refused, and the audit log names who did each step. The page keeps no secret.
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { adminContent as copy } from '../../web/admin/content'
+import { announceSetup } from '../../server/team/setup-link'
+import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { row } from '../support/rows'
+import { startServer, type TestServer } from '../support/server'
+import { STORES } from '../support/stores'
+import { ageSessions, teamLinkFor } from '../support/team'
+
+const OWNER = 'owner@kennect.example'
+const EDITOR = 'editor@kennect.example'
+const VIEWER = 'viewer@kennect.example'
+const VISITORS = ['ada@example.com', 'grace@example.com']
+
+/** A page with its own passkey store: Chromium's virtual authenticator (DevTools' WebAuthn domain). */
+async function withAuthenticator(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+  return page
+}
+
+const nav = (page: Page) => page.getByRole('navigation', { name: copy.nav.label })
+const open = async (page: Page, view: string) => {
+  await nav(page).getByRole('link', { name: view, exact: true }).click()
+  await page.getByRole('main', { name: view }).waitFor()
+}
+/** What the page's own script can reach of the session: nothing. */
+const pageSecrets = (page: Page) => page.evaluate(() => ({ stored: sessionStorage.length + localStorage.length, cookie: document.cookie }))
+/** A call from inside the page, as its script (or an injected one) would make it, with the cookie. */
+const fromPage = (page: Page, path: string, method = 'GET') =>
+  page.evaluate(
+    async ({ path, method }) =>
+      (
+        await fetch(path, {
+          method,
+          credentials: 'same-origin',
+          ...(method === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }),
+        })
+      ).status,
+    { path, method },
+  )
+
+describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, available }) => {
+  let server: TestServer
+  let browser: Browser
+  /** The site as the mails and passkeys know it: http://localhost:<port> (WebAuthn needs a name, not an IP). */
+  let site: string
+  beforeAll(async () => {
+    if (!available) return
+    server = await startServer({ MAIL_RATE_PER_SECOND: '0' }, kind)
+    site = server.app.siteUrl()
+    for (const email of VISITORS) await server.app.store.add(row(email))
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  it.skipIf(!available)(
+    'comes together by setup link, invitations, passkeys and an e-mail link, each role in its place',
+    { timeout: 120_000 },
+    async () => {
+      expect(site).toMatch(/^http:\/\/localhost:\d+$/)
+      // The first start's line, as the server prints it while there is no operator.
+      const lines: string[] = []
+      await announceSetup(server.app, (line) => lines.push(line))
+      const setup = /(http:\/\/\S+\/admin\/setup\/[A-Za-z0-9_-]{43})$/.exec(lines[0] ?? '')?.[1]
+      expect(setup, lines[0]).toBeDefined()
+
+      // The owner: the setup link, an address and a name, a passkey.
+      const ownerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const owner = await withAuthenticator(ownerContext)
+      await owner.goto(setup ?? '')
+      await owner.getByRole('heading', { name: copy.setup.heading('setup') }).waitFor()
+      // The first owner cannot come in without a passkey: there is no button for it.
+      expect(await owner.getByRole('button', { name: copy.setup.withoutPasskey }).count()).toBe(0)
+      await owner.getByLabel(copy.setup.email).fill(OWNER)
+      await owner.getByLabel(copy.setup.name).fill('Olivia Owner')
+      await owner.getByLabel(copy.setup.passkeyName).fill('Olivia’s laptop')
+      await owner.getByRole('button', { name: copy.setup.create }).click()
+      await nav(owner).waitFor()
+      expect(owner.url()).toBe(`${site}/admin`)
+      // The setup link works once.
+      expect((await fetch(`${setup?.replace('/admin/setup/', '/admin/api/setup/')}`)).status).toBe(404)
+
+      // Invitations by mail, with the role chosen.
+      await open(owner, copy.nav.team)
+      for (const [email, role] of [
+        [EDITOR, 'editor'],
+        [VIEWER, 'viewer'],
+      ] as const) {
+        await owner.getByLabel(copy.team.inviteEmail).fill(email)
+        await owner.getByRole('radio', { name: copy.team.roles[role] }).check()
+        await owner.getByRole('button', { name: copy.team.sendInvite }).click()
+        await owner.getByRole('status').getByText(copy.team.invited(email)).waitFor()
+      }
+      await owner.getByRole('region', { name: copy.team.invitations }).getByText(VIEWER).waitFor()
+
+      // The editor comes in from the mail with a passkey, signs out, and back in with the passkey.
+      const editorContext = await browser.newContext({ viewport: { width: 390, height: 844 } })
+      const editor = await withAuthenticator(editorContext)
+      await editor.goto(await teamLinkFor(server.config.MAIL_DIR, EDITOR, '/admin/setup'))
+      await editor.getByText(copy.setup.intro('editor')).waitFor()
+      await editor.getByText(EDITOR).waitFor() // the invitation's address, not asked
+      await editor.getByRole('button', { name: copy.setup.create }).click()
+      await nav(editor).waitFor()
+      await editor.getByRole('button', { name: copy.signOut }).click()
+      await editor.getByRole('button', { name: copy.signIn.passkey }).click()
+      await nav(editor).waitFor()
+      expect(await nav(editor).getByRole('link').allInnerTexts()).toEqual([
+        copy.nav.overview,
+        copy.nav.signups,
+        copy.nav.demand,
+        copy.nav.campaigns,
+        copy.nav.mail,
+        copy.nav.account,
+      ])
+
+      // The viewer comes in without a passkey, signs out, and back in by e-mail link.
+      const viewerContext = await browser.newContext({ viewport: { width: 390, height: 844 } })
+      const viewer = await viewerContext.newPage()
+      await viewer.goto(await teamLinkFor(server.config.MAIL_DIR, VIEWER, '/admin/setup'))
+      await viewer.getByRole('button', { name: copy.setup.withoutPasskey }).click()
+      await nav(viewer).waitFor()
+      await viewer.getByRole('button', { name: copy.signOut }).click()
+      await viewer.getByLabel(copy.signIn.emailLabel).fill(VIEWER)
+      await viewer.getByRole('button', { name: copy.signIn.sendLink }).click()
+      await viewer.getByRole('status').getByText(copy.signIn.linkSent).waitFor()
+      const signInLink = await teamLinkFor(server.config.MAIL_DIR, VIEWER, '/admin/sign-in')
+      await viewer.goto(signInLink)
+      // Opening the link signs nobody in (a mail scanner opens links too): the button does.
+      expect(await pageSecrets(viewer)).toEqual({ stored: 0, cookie: '' })
+      await viewer.getByRole('button', { name: 'Sign in' }).click()
+      await nav(viewer).waitFor()
+      expect(await nav(viewer).getByRole('link').allInnerTexts()).toEqual([
+        copy.nav.overview,
+        copy.nav.demand,
+        copy.nav.campaigns,
+        copy.nav.account,
+      ])
+
+      // The viewer: figures, never an address; the list and the export are refused.
+      for (const view of [copy.nav.overview, copy.nav.demand, copy.nav.campaigns]) {
+        await open(viewer, view)
+        await viewer.waitForLoadState('networkidle')
+        const text = await viewer.locator('main').innerText()
+        for (const email of VISITORS) expect(text, view).not.toContain(email)
+      }
+      await viewer.getByRole('heading', { name: copy.campaigns.heading, exact: true }).waitFor()
+      expect(await viewer.getByRole('form', { name: copy.campaigns.compose }).count()).toBe(0)
+      expect(await fromPage(viewer, '/admin/api/export.csv')).toBe(403)
+      expect(await fromPage(viewer, '/admin/api/signups')).toBe(403)
+      await viewer.goto(`${site}/admin/signups`)
+      await viewer.getByText(copy.notAllowed).waitFor()
+
+      // The editor: a draft and a test send, but no sending (no button; the API says 403).
+      await open(editor, copy.nav.campaigns)
+      await editor.getByLabel(copy.campaigns.subject, { exact: true }).fill('From the editor')
+      await editor.getByLabel(copy.campaigns.markdown).fill('Hello from the editor.')
+      await editor.getByRole('button', { name: copy.campaigns.preview }).click()
+      await editor.getByRole('region', { name: copy.campaigns.recipients(0) }).waitFor()
+      await editor.getByLabel(copy.campaigns.testAddress).fill('editor@kennect.example')
+      await editor.getByRole('button', { name: copy.campaigns.sendTest }).click()
+      await editor.getByRole('status').getByText(copy.campaigns.testSent).waitFor()
+      expect(await editor.getByRole('button', { name: copy.campaigns.send(0) }).count()).toBe(0)
+      await editor.getByText(copy.campaigns.sendingIsOwners).waitFor()
+      const [draft] = await server.app.store.campaigns.list()
+      expect(await fromPage(editor, `/admin/api/campaigns/${draft?.id}/send`, 'POST')).toBe(403)
+      expect((await server.app.store.campaigns.list())[0]?.status).toBe('draft')
+
+      // The owner, signed in 20 minutes ago, sends: the server asks for a fresh sign-in, the passkey gives it.
+      const ownerId = (await server.app.store.team.operatorByEmail(OWNER))?.id ?? 0
+      await ageSessions(server, ownerId, 20)
+      await open(owner, copy.nav.campaigns)
+      await owner.getByLabel(copy.campaigns.subject, { exact: true }).fill('From the owner')
+      await owner.getByLabel(copy.campaigns.markdown).fill('Hello from the team.')
+      await owner.getByRole('checkbox', { name: copy.campaigns.includeUnconfirmed }).check()
+      await owner.getByRole('button', { name: copy.campaigns.preview }).click()
+      owner.once('dialog', (dialog) => void dialog.accept())
+      await owner.getByRole('button', { name: copy.campaigns.send(2) }).click()
+      const again = owner.getByRole('dialog', { name: copy.reauth.heading })
+      await again.waitFor()
+      await again.getByRole('button', { name: copy.reauth.passkey }).click()
+      await owner.getByRole('progressbar', { name: copy.campaigns.progressLabel('From the owner') }).waitFor()
+      await again.waitFor({ state: 'detached' })
+
+      // Disabling the editor ends their open session at their next request.
+      await open(owner, copy.nav.team)
+      owner.once('dialog', (dialog) => void dialog.accept())
+      await owner.getByRole('button', { name: copy.team.disableLabel(EDITOR) }).click()
+      await owner
+        .getByRole('region', { name: copy.team.operatorsCaption })
+        .getByRole('row', { name: new RegExp(EDITOR) })
+        .getByText(copy.team.disabled, { exact: true })
+        .waitFor()
+      await nav(editor).getByRole('link', { name: copy.nav.signups }).click() // its request is answered 401
+      await editor.getByRole('heading', { name: copy.signIn.heading }).waitFor()
+
+      // A write from another site, carrying the owner's cookie, changes nothing.
+      const [cookie] = await ownerContext.cookies()
+      expect(cookie).toMatchObject({ name: 'kennect_session', httpOnly: true, sameSite: 'Strict', path: '/admin' })
+      const forged = (headers: Record<string, string>) =>
+        fetch(`${site}/admin/api/operators`, {
+          method: 'POST',
+          headers: { cookie: `${cookie?.name}=${cookie?.value}`, ...headers },
+          body: JSON.stringify({ email: 'mallory@evil.example', role: 'owner' }),
+        })
+      expect((await forged({ origin: 'https://evil.example', 'content-type': 'application/json' })).status).toBe(403)
+      expect((await forged({ 'content-type': 'application/json' })).status).toBe(403) // no Origin at all
+      expect((await forged({ origin: site, 'content-type': 'text/plain' })).status).toBe(415)
+      expect((await server.app.store.team.invitations()).map((i) => i.email)).not.toContain('mallory@evil.example')
+
+      // The audit log names each step and who took it.
+      await open(owner, copy.nav.audit)
+      const log = owner.getByRole('region', { name: copy.audit.caption })
+      await log.getByRole('row').nth(1).waitFor()
+      const cells = await log
+        .locator('tbody tr')
+        .evaluateAll((rows) => rows.map((tr) => [...tr.children].map((cell) => (cell as HTMLElement).innerText.trim())))
+      const lines2 = cells.map((line) => line.join(' | '))
+      const said = (actor: string | undefined, action: string | undefined) =>
+        cells.some(([, who, what]) => who === actor && what === action)
+      for (const [actor, action] of [
+        [OWNER, 'invitation accepted'],
+        [OWNER, 'operator invited'],
+        [EDITOR, 'invitation accepted'],
+        [EDITOR, 'sign-out'],
+        [EDITOR, 'sign-in'],
+        [VIEWER, 'invitation accepted'],
+        [VIEWER, 'sign-in link sent'],
+        [VIEWER, 'sign-in'],
+        [EDITOR, 'campaign test sent'],
+        [OWNER, 'sign-in'],
+        [OWNER, 'campaign sent'],
+        [OWNER, 'operator disabled'],
+      ])
+        expect(said(actor, action), `${actor} ${action} in:\n${lines2.join('\n')}`).toBe(true)
+      expect(lines2.join('\n')).not.toMatch(/ada@example\.com|grace@example\.com/)
+      // The viewer's refused export left no line: nothing happened.
+      expect(lines2.some((line) => line.includes('signups exported'))).toBe(false)
+
+      // Nothing of a session is in reach of the pages' scripts.
+      for (const page of [owner, editor, viewer]) expect(await pageSecrets(page)).toEqual({ stored: 0, cookie: '' })
+      for (const context of [ownerContext, editorContext, viewerContext]) await context.close()
+    },
+  )
+})

@@ -1,0 +1,381 @@
+// Campaigns for the team: compose for a segment, count and preview, test, send, and watch each
+// one's progress live. Composing and test sends need campaigns:write; sending, campaigns:send.
+import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import type { CampaignDraft, CampaignProgress, Localized, Segment } from '../../../../contract/campaigns'
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../../../contract/locales'
+
+import { ROLES, type Role } from '../../../../contract/visitor'
+import { Button } from '../../../components/ui/button'
+import { Input } from '../../../components/ui/input'
+import { AdminApiError } from '../../api'
+import { adminContent } from '../../content'
+import { useAdmin } from '../../session'
+
+const text = adminContent.campaigns
+/** How often campaigns are fetched again while one is sending. */
+const REFRESH_MS = 1500
+
+const split = (value: FormDataEntryValue | null) =>
+  String(value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+
+/** The segment the form describes; empty fields narrow nothing. */
+function segmentOf(form: FormData): Segment {
+  const segment: Segment = {}
+  const roles = form.getAll('role').map(String) as Role[]
+  const countries = split(form.get('countries')).map((code) => code.toUpperCase())
+  const breeds = split(form.get('breeds'))
+  const sources = split(form.get('sources'))
+  if (roles.length > 0) segment.roles = roles
+  if (countries.length > 0) segment.countries = countries as Segment['countries']
+  if (breeds.length > 0) segment.breeds = breeds
+  if (sources.length > 0) segment.sources = sources
+  const since = String(form.get('since') ?? '')
+  const until = String(form.get('until') ?? '')
+  if (since) segment.since = since
+  if (until) segment.until = until
+  if (form.get('includeUnconfirmed')) segment.includeUnconfirmed = true
+  const invited = String(form.get('invitedAtLeast') ?? '').trim()
+  if (invited !== '') segment.invitedAtLeast = Number(invited)
+  if (form.get('readyCountries')) segment.readyCountries = true
+  const locales = form.getAll('locale').map(String) as Locale[]
+  if (locales.length > 0) segment.locales = locales
+  return segment
+}
+
+/** A campaign's Markdown field, in English and in each other language. */
+const markdownBox =
+  'w-full rounded-xl border border-stone-300 bg-white px-4 py-3 font-mono text-sm text-stone-900 focus-visible:border-brand-600 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none'
+
+/** The languages other than English, in the compose form's order. */
+const OTHER_LOCALES = LOCALES.filter((locale) => locale !== DEFAULT_LOCALE)
+
+/**
+ * The subject and message the form holds: English alone as strings (the API's simple form), else
+ * objects keyed by language, with every language that has either field (the server names a missing
+ * half).
+ */
+function wordsOf(form: FormData): { subject: Localized; markdown: Localized } {
+  const field = (name: string) => String(form.get(name) ?? '')
+  const given = OTHER_LOCALES.filter((locale) => field(`subject-${locale}`).trim() !== '' || field(`markdown-${locale}`).trim() !== '')
+  if (given.length === 0) return { subject: field('subject'), markdown: field('markdown') }
+  const subject: Localized = { en: field('subject') }
+  const markdown: Localized = { en: field('markdown') }
+  for (const locale of given) {
+    if (field(`subject-${locale}`).trim() !== '') subject[locale] = field(`subject-${locale}`)
+    if (field(`markdown-${locale}`).trim() !== '') markdown[locale] = field(`markdown-${locale}`)
+  }
+  return { subject, markdown }
+}
+
+function ProgressRow({ campaign, onPause }: { campaign: CampaignProgress; onPause: ((paused: boolean) => void) | null }) {
+  const done = campaign.sent + campaign.failed + campaign.bounced
+  const percent = campaign.recipients === 0 ? (campaign.status === 'draft' ? 0 : 100) : Math.round((done / campaign.recipients) * 100)
+  return (
+    <li className="py-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <span className="min-w-0 font-medium break-words text-stone-900">
+          #{campaign.id} {campaign.subject} <span className="text-sm font-normal text-stone-600">({text.statuses[campaign.status]})</span>
+        </span>
+        {!onPause ? null : campaign.status === 'sending' ? (
+          <Button variant="outline" size="sm" onClick={() => onPause(true)}>
+            {text.pause}
+          </Button>
+        ) : campaign.status === 'paused' ? (
+          <Button variant="outline" size="sm" onClick={() => onPause(false)}>
+            {text.resume}
+          </Button>
+        ) : null}
+      </div>
+      <div
+        role="progressbar"
+        aria-label={text.progressLabel(campaign.subject)}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${percent}%: ${text.progress(campaign.sent, campaign.recipients)}`}
+        className="mt-2 h-3 overflow-hidden rounded-full bg-stone-200"
+      >
+        <div className="h-full rounded-full bg-brand-700 transition-[width]" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="mt-1 text-sm text-stone-700">
+        {text.progress(campaign.sent, campaign.recipients)} · {text.counts(campaign.queued, campaign.failed, campaign.bounced)}
+      </p>
+    </li>
+  )
+}
+
+export function CampaignsView() {
+  const { api, can, onFailure } = useAdmin()
+  const mayWrite = can('campaigns:write')
+  const maySend = can('campaigns:send')
+  const [campaigns, setCampaigns] = useState<CampaignProgress[]>([])
+  const [draft, setDraft] = useState<(CampaignDraft & { subject: string }) | null>(null)
+  const [shown, setShown] = useState<Locale>(DEFAULT_LOCALE)
+  const [problem, setProblem] = useState('')
+  const [notice, setNotice] = useState('')
+  const [version, setVersion] = useState(0)
+  const reload = useCallback(() => setVersion((v) => v + 1), [])
+  const sending = campaigns.some((c) => c.status === 'sending')
+
+  // The list, again and again while a campaign is sending: the progress bars move live.
+  useEffect(() => {
+    let current = true
+    const load = () =>
+      api.campaigns().then(
+        (fresh) => current && setCampaigns(fresh),
+        (failure: unknown) => current && onFailure(failure),
+      )
+    void load()
+    const timer = sending ? setInterval(load, REFRESH_MS) : undefined
+    return () => {
+      current = false
+      if (timer) clearInterval(timer)
+    }
+  }, [api, onFailure, version, sending])
+
+  /** A 400 names the field: say it where the form is; anything else goes to the page's alert. */
+  const refused = (failure: unknown) => {
+    if (failure instanceof AdminApiError && failure.status === 400) setProblem(`${text.refused} ${failure.detail}`)
+    else onFailure(failure)
+  }
+
+  async function preview(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    const subject = String(form.get('subject') ?? '')
+    setProblem('')
+    setNotice('')
+    try {
+      const made = await api.draft({ ...wordsOf(form), segment: segmentOf(form) })
+      setDraft({ ...made, subject })
+      setShown(DEFAULT_LOCALE)
+      reload()
+    } catch (failure) {
+      refused(failure)
+    }
+  }
+
+  async function sendTest(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (!draft) return
+    try {
+      await api.test(draft.id, String(new FormData(event.currentTarget).get('test') ?? ''), shown)
+      setNotice(text.testSent)
+    } catch (failure) {
+      refused(failure)
+    }
+  }
+
+  async function send() {
+    if (!draft || !window.confirm(text.confirmSend(draft.recipients, draft.subject))) return
+    try {
+      await api.send(draft.id)
+      setDraft(null)
+      reload()
+    } catch (failure) {
+      refused(failure)
+    }
+  }
+
+  async function pause(id: number, paused: boolean) {
+    try {
+      await api.pause(id, paused)
+      reload()
+    } catch (failure) {
+      onFailure(failure)
+    }
+  }
+
+  return (
+    <section aria-labelledby="campaigns-heading" className="rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="campaigns-heading" className="text-sm font-semibold text-stone-600 uppercase">
+        {text.heading}
+      </h2>
+      {mayWrite ? (
+        <form onSubmit={preview} className="mt-4 grid gap-4" aria-label={text.compose}>
+          <div>
+            <label htmlFor="campaign-subject" className="block text-sm font-semibold text-stone-700">
+              {text.subject}
+            </label>
+            <Input id="campaign-subject" name="subject" required maxLength={200} className="mt-1" />
+          </div>
+          <div>
+            <label htmlFor="campaign-markdown" className="block text-sm font-semibold text-stone-700">
+              {text.markdown}
+            </label>
+            <textarea
+              id="campaign-markdown"
+              name="markdown"
+              required
+              rows={6}
+              defaultValue={text.defaultMarkdown}
+              aria-describedby="campaign-markdown-hint"
+              className={`mt-1 ${markdownBox}`}
+            />
+            <p id="campaign-markdown-hint" className="text-sm text-stone-600">
+              {text.markdownHint}
+            </p>
+          </div>
+          <details className="rounded-xl border border-stone-200 p-4">
+            <summary className="cursor-pointer text-sm font-semibold text-stone-700">{text.otherLanguages}</summary>
+            {OTHER_LOCALES.map((locale) => (
+              <fieldset key={locale} className="mt-4 grid gap-2">
+                <legend className="text-sm font-semibold text-stone-900">{adminContent.language(locale)}</legend>
+                <label htmlFor={`campaign-subject-${locale}`} className="block text-sm text-stone-700">
+                  {text.languageSubject(adminContent.language(locale))}
+                </label>
+                <Input id={`campaign-subject-${locale}`} name={`subject-${locale}`} lang={locale} maxLength={200} />
+                <label htmlFor={`campaign-markdown-${locale}`} className="block text-sm text-stone-700">
+                  {text.languageMarkdown(adminContent.language(locale))}
+                </label>
+                <textarea id={`campaign-markdown-${locale}`} name={`markdown-${locale}`} lang={locale} rows={4} className={markdownBox} />
+              </fieldset>
+            ))}
+          </details>
+          <fieldset className="grid gap-3 rounded-xl border border-stone-200 p-4">
+            <legend className="px-1 text-sm font-semibold text-stone-700">{text.segment}</legend>
+            <fieldset>
+              <legend className="text-sm text-stone-700">{text.roles}</legend>
+              <div className="mt-1 flex flex-wrap gap-4">
+                {ROLES.map((role) => (
+                  <label key={role} className="flex items-center gap-2 text-stone-900">
+                    <input type="checkbox" name="role" value={role} className="size-4 accent-brand-700" />
+                    {adminContent.roles[role]}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {(
+                [
+                  ['countries', text.countries],
+                  ['breeds', text.breeds],
+                  ['sources', text.sources],
+                ] as const
+              ).map(([name, label]) => (
+                <div key={name}>
+                  <label htmlFor={`campaign-${name}`} className="block text-sm text-stone-700">
+                    {label}
+                  </label>
+                  <Input id={`campaign-${name}`} name={name} className="mt-1" />
+                </div>
+              ))}
+              <div className="grid grid-cols-2 gap-3">
+                {(
+                  [
+                    ['since', text.since],
+                    ['until', text.until],
+                  ] as const
+                ).map(([name, label]) => (
+                  <div key={name}>
+                    <label htmlFor={`campaign-${name}`} className="block text-sm text-stone-700">
+                      {label}
+                    </label>
+                    <Input id={`campaign-${name}`} name={name} type="date" className="mt-1" />
+                  </div>
+                ))}
+              </div>
+            </div>
+            <div>
+              <label htmlFor="campaign-invitedAtLeast" className="block text-sm text-stone-700">
+                {text.invitedAtLeast}
+              </label>
+              <Input
+                id="campaign-invitedAtLeast"
+                name="invitedAtLeast"
+                type="number"
+                min={0}
+                step={1}
+                inputMode="numeric"
+                className="mt-1 w-32"
+              />
+            </div>
+            <fieldset>
+              <legend className="text-sm text-stone-700">{text.locales}</legend>
+              <div className="mt-1 flex flex-wrap gap-4">
+                {LOCALES.map((locale) => (
+                  <label key={locale} className="flex items-center gap-2 text-stone-900">
+                    <input type="checkbox" name="locale" value={locale} className="size-4 accent-brand-700" />
+                    {adminContent.language(locale)}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <label className="flex items-center gap-2 text-stone-900">
+              <input type="checkbox" name="readyCountries" className="size-4 accent-brand-700" />
+              {text.readyCountries}
+            </label>
+            <label className="flex items-center gap-2 text-stone-900">
+              <input type="checkbox" name="includeUnconfirmed" className="size-4 accent-brand-700" />
+              {text.includeUnconfirmed}
+            </label>
+          </fieldset>
+          <div>
+            <Button type="submit">{text.preview}</Button>
+          </div>
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {problem}
+          </p>
+        </form>
+      ) : null}
+      {draft ? (
+        <div role="region" aria-label={text.recipients(draft.recipients)} className="mt-4 rounded-xl border border-stone-200 p-4">
+          <p className="text-lg font-semibold text-stone-900">{text.recipients(draft.recipients)}</p>
+          {Object.keys(draft.previews).length > 1 ? (
+            <div role="group" aria-label={text.previewLanguage} className="mt-3 flex flex-wrap gap-2">
+              {LOCALES.filter((locale) => draft.previews[locale]).map((locale) => (
+                <Button
+                  key={locale}
+                  variant={shown === locale ? 'default' : 'outline'}
+                  size="sm"
+                  aria-pressed={shown === locale}
+                  onClick={() => setShown(locale)}
+                >
+                  {adminContent.language(locale)}
+                </Button>
+              ))}
+            </div>
+          ) : null}
+          <p className="mt-3 font-medium break-words text-stone-900">{(draft.previews[shown] ?? draft.previews.en)?.subject}</p>
+          <iframe
+            title={text.previewFrame}
+            sandbox=""
+            srcDoc={(draft.previews[shown] ?? draft.previews.en)?.html ?? draft.html}
+            className="mt-3 h-96 w-full rounded-lg border border-stone-200 bg-white"
+          />
+          <form onSubmit={sendTest} className="mt-3 flex flex-wrap items-end gap-3">
+            <div>
+              <label htmlFor="campaign-test" className="block text-sm text-stone-700">
+                {text.testAddress}
+              </label>
+              <Input id="campaign-test" name="test" type="email" required className="mt-1" />
+            </div>
+            <Button type="submit" variant="outline">
+              {text.sendTest}
+            </Button>
+          </form>
+          <p role="status" className="mt-2 min-h-5 text-sm text-stone-700">
+            {notice}
+          </p>
+          {maySend ? (
+            <Button className="mt-3" onClick={() => void send()} disabled={draft.recipients === 0}>
+              {text.send(draft.recipients)}
+            </Button>
+          ) : (
+            <p className="mt-3 text-sm text-stone-700">{text.sendingIsOwners}</p>
+          )}
+        </div>
+      ) : null}
+      <h3 className="mt-6 font-semibold text-stone-900">{text.list}</h3>
+      {campaigns.length === 0 ? <p className="mt-2 text-stone-600">{text.none}</p> : null}
+      <ul className="divide-y divide-stone-200">
+        {campaigns.map((campaign) => (
+          <ProgressRow key={campaign.id} campaign={campaign} onPause={maySend ? (paused) => void pause(campaign.id, paused) : null} />
+        ))}
+      </ul>
+    </section>
+  )
+}

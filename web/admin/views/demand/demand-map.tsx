@@ -1,0 +1,170 @@
+// Who is waiting, for the team: per country by role (a chart of the largest, a table of all), the
+// most named breeds, the languages, and role by country with confirmed and not.
+import { useEffect, useState } from 'react'
+import type { Segments } from '../../../../contract/campaigns'
+import { adminContent } from '../../content'
+import { useAdmin } from '../../session'
+import { TableRegion, td, th } from '../../table'
+
+const copy = adminContent.demand
+const CHART_COUNTRIES = 10
+
+const ROLE_BARS = [
+  { key: 'breeders', label: copy.columns.breeders, colour: 'bg-brand-700' },
+  { key: 'owners', label: copy.columns.owners, colour: 'bg-sky-700' },
+  { key: 'clubs', label: copy.columns.clubs, colour: 'bg-emerald-700' },
+  { key: 'enthusiasts', label: copy.columns.enthusiasts, colour: 'bg-violet-700' },
+  { key: 'unsaid', label: copy.columns.unsaid, colour: 'bg-stone-400' },
+] as const
+
+export function DemandMap() {
+  const { api, onFailure } = useAdmin()
+  const [segments, setSegments] = useState<Segments | null>(null)
+  useEffect(() => {
+    let current = true
+    api.segments().then(
+      (fresh) => current && setSegments(fresh),
+      (failure: unknown) => current && onFailure(failure),
+    )
+    return () => {
+      current = false
+    }
+  }, [api, onFailure])
+  const countries = segments?.byCountry ?? []
+  const widest = Math.max(1, ...countries.slice(0, CHART_COUNTRIES).map((c) => c.total))
+  return (
+    <section aria-labelledby="demand-heading" className="rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="demand-heading" className="text-sm font-semibold text-stone-600 uppercase">
+        {copy.heading}
+      </h2>
+      {segments ? <p className="mt-2 text-stone-700">{copy.totals(segments.total, segments.confirmed, segments.unsubscribed)}</p> : null}
+      <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.6fr)]">
+        {/* The chart shows the table's numbers for the eye; the table beside it is what a screen reader reads. */}
+        <figure aria-hidden="true" className="min-w-0">
+          <figcaption className="text-sm font-medium text-stone-700">{copy.chartLabel}</figcaption>
+          <ul className="mt-2 flex flex-wrap gap-3 text-xs text-stone-700">
+            {ROLE_BARS.map((bar) => (
+              <li key={bar.key} className="flex items-center gap-1">
+                <span className={`size-3 rounded-sm ${bar.colour}`} />
+                {bar.label}
+              </li>
+            ))}
+          </ul>
+          <div className="mt-3 grid gap-2">
+            {countries.slice(0, CHART_COUNTRIES).map((c) => (
+              <div key={c.country ?? ''} className="grid grid-cols-[4.5rem_1fr] items-center gap-2 text-sm">
+                <span className="truncate text-stone-700">{c.country ?? copy.noCountry}</span>
+                <div className="flex h-5 overflow-hidden rounded" style={{ width: `${(c.total / widest) * 100}%` }}>
+                  {ROLE_BARS.map((bar) =>
+                    c[bar.key] > 0 ? <span key={bar.key} className={bar.colour} style={{ flexGrow: c[bar.key] }} /> : null,
+                  )}
+                </div>
+              </div>
+            ))}
+          </div>
+        </figure>
+        <TableRegion
+          caption={copy.tableCaption}
+          className="max-h-80"
+          columns={[
+            { label: copy.columns.country },
+            ...ROLE_BARS.map((bar) => ({ label: bar.label, numeric: true })),
+            { label: copy.columns.total, numeric: true },
+            { label: copy.columns.both },
+          ]}
+          empty={segments && countries.length === 0 ? copy.none : null}
+        >
+          {countries.map((c) => (
+            <tr key={c.country ?? ''} className="border-t border-stone-200">
+              <th scope="row" className={`${td} font-medium`}>
+                {c.country ?? copy.noCountry}
+              </th>
+              {ROLE_BARS.map((bar) => (
+                <td key={bar.key} className={`${td} text-right`}>
+                  {c[bar.key]}
+                </td>
+              ))}
+              <td className={`${td} text-right font-semibold`}>{c.total}</td>
+              <td className={td}>{c.breeders > 0 && c.owners > 0 ? copy.both : ''}</td>
+            </tr>
+          ))}
+        </TableRegion>
+      </div>
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <TableRegion
+          caption={copy.breedsCaption}
+          framed={false}
+          columns={[
+            { label: copy.breedColumns.breed },
+            { label: copy.breedColumns.breeders, numeric: true },
+            { label: copy.breedColumns.owners, numeric: true },
+            { label: copy.breedColumns.others, numeric: true },
+            { label: copy.breedColumns.total, numeric: true },
+          ]}
+        >
+          {segments?.topBreeds.map((b) => (
+            <tr key={b.breed} className="border-t border-stone-200">
+              <th scope="row" className={`${td} font-medium`}>
+                {b.breed}
+              </th>
+              <td className={`${td} text-right`}>{b.breeders}</td>
+              <td className={`${td} text-right`}>{b.owners}</td>
+              <td className={`${td} text-right`}>{b.others}</td>
+              <td className={`${td} text-right font-semibold`}>{b.total}</td>
+            </tr>
+          ))}
+        </TableRegion>
+        <TableRegion
+          caption={copy.localesCaption}
+          framed={false}
+          columns={[
+            { label: copy.localeColumns.language },
+            { label: copy.localeColumns.total, numeric: true },
+            { label: copy.localeColumns.confirmed, numeric: true },
+          ]}
+        >
+          {segments?.byLocale.map((l) => (
+            <tr key={l.locale} className="border-t border-stone-200">
+              <th scope="row" className={`${td} font-medium`}>
+                {adminContent.language(l.locale)}
+              </th>
+              <td className={`${td} text-right font-semibold`}>{l.total}</td>
+              <td className={`${td} text-right`}>{l.confirmed}</td>
+            </tr>
+          ))}
+        </TableRegion>
+        <details className="min-w-0">
+          <summary className="cursor-pointer font-medium text-stone-700">{copy.roleCountry}</summary>
+          <table className="mt-2 w-full text-left text-sm">
+            <thead className="text-stone-600">
+              <tr>
+                <th scope="col" className={th}>
+                  {copy.roleCountryColumns.role}
+                </th>
+                <th scope="col" className={th}>
+                  {copy.roleCountryColumns.country}
+                </th>
+                <th scope="col" className={`${th} text-right`}>
+                  {copy.roleCountryColumns.confirmed}
+                </th>
+                <th scope="col" className={`${th} text-right`}>
+                  {copy.roleCountryColumns.unconfirmed}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {segments?.byRoleCountry.map((r) => (
+                <tr key={`${r.role}-${r.country}`} className="border-t border-stone-200">
+                  <td className={td}>{r.role ?? copy.noRole}</td>
+                  <td className={td}>{r.country ?? copy.noCountry}</td>
+                  <td className={`${td} text-right`}>{r.confirmed}</td>
+                  <td className={`${td} text-right`}>{r.unconfirmed}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,173 @@
+// The funnel for the team (docs/decisions/015-growth.md): views to inviters, per day and per
+// source, counted without a cookie.
+import { type FormEvent, useEffect, useState } from 'react'
+import type { Funnel, FunnelDay } from '../../../../contract/growth'
+import { Button } from '../../../components/ui/button'
+import { Input } from '../../../components/ui/input'
+import { AdminApiError, type AdminApi } from '../../api'
+import { adminContent } from '../../content'
+import { TableRegion, td } from '../../table'
+
+const copy = adminContent.funnel
+const number = (n: number) => n.toLocaleString('en')
+const day = (time: number) => new Date(time).toISOString().slice(0, 10)
+
+/** The last 30 UTC days, as the API answers when not told. */
+function lastDays(): { since: string; until: string } {
+  const now = Date.now()
+  return { since: day(now - 29 * 86_400_000), until: day(now) }
+}
+
+const totalsOf = (days: readonly FunnelDay[]) =>
+  days.reduce(
+    (sum, d) => ({
+      views: sum.views + d.views,
+      visitors: sum.visitors + d.visitors,
+      signups: sum.signups + d.signups,
+      confirmed: sum.confirmed + d.confirmed,
+      profiled: sum.profiled + d.profiled,
+      inviters: sum.inviters + d.inviters,
+    }),
+    { views: 0, visitors: 0, signups: 0, confirmed: 0, profiled: 0, inviters: 0 },
+  )
+
+export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
+  const [range, setRange] = useState(lastDays)
+  const [funnel, setFunnel] = useState<Funnel | null>(null)
+  const [problem, setProblem] = useState('')
+  useEffect(() => {
+    let current = true
+    api.funnel(range.since, range.until).then(
+      (fresh) => {
+        if (!current) return
+        setFunnel(fresh)
+        setProblem('')
+      },
+      (failure: unknown) => {
+        if (!current) return
+        if (failure instanceof AdminApiError && failure.status === 400) setProblem(failure.detail)
+        else onFailure(failure)
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [api, onFailure, range])
+
+  function choose(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    setRange({ since: String(form.get('since') ?? ''), until: String(form.get('until') ?? '') })
+  }
+
+  const totals = funnel ? totalsOf(funnel.days) : null
+  const widest = Math.max(1, totals?.visitors ?? 0, totals?.signups ?? 0)
+  return (
+    <section aria-labelledby="funnel-heading" className="mt-6 rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="funnel-heading" className="text-sm font-semibold text-stone-600 uppercase">
+        {copy.heading}
+      </h2>
+      <p className="mt-2 max-w-3xl text-sm text-stone-700">{copy.intro}</p>
+      <form onSubmit={choose} className="mt-4 flex flex-wrap items-end gap-3">
+        {(['since', 'until'] as const).map((name) => (
+          <div key={name}>
+            <label htmlFor={`funnel-${name}`} className="block text-sm text-stone-700">
+              {copy[name]}
+            </label>
+            <Input id={`funnel-${name}`} name={name} type="date" required defaultValue={range[name]} className="mt-1" />
+          </div>
+        ))}
+        <Button type="submit" variant="outline">
+          {copy.show}
+        </Button>
+        <p role="alert" className="w-full text-sm font-medium text-red-700 empty:hidden">
+          {problem}
+        </p>
+      </form>
+      {totals ? (
+        // The chart is a list: each step's words and numbers are read, its bar only seen.
+        <ol aria-label={copy.chartLabel} className="mt-5 grid gap-2">
+          {copy.stages.map(([key, label], i) => {
+            const value = totals[key]
+            const before = i === 0 ? null : totals[copy.stages[i - 1]?.[0] ?? key]
+            return (
+              <li
+                key={key}
+                className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 text-sm text-stone-800 sm:grid-cols-[15rem_1fr_14rem] sm:items-center"
+              >
+                <span>
+                  <span className="font-semibold">{label}</span> <span className="tabular-nums">{number(value)}</span>
+                </span>
+                <span
+                  aria-hidden="true"
+                  className="order-last col-span-2 h-4 overflow-hidden rounded bg-stone-100 sm:order-none sm:col-span-1"
+                >
+                  <span className="block h-full rounded bg-brand-700" style={{ width: `${(value / widest) * 100}%` }} />
+                </span>
+                <span className="text-right text-stone-600 tabular-nums">
+                  {before === null ? '' : `${copy.rate(value, before)} ${copy.ofBefore}`}
+                </span>
+              </li>
+            )
+          })}
+        </ol>
+      ) : null}
+      {funnel ? (
+        <div className="mt-6 grid gap-6">
+          <TableRegion
+            caption={copy.daysCaption}
+            className="max-h-80"
+            columns={[
+              { label: copy.columns.day },
+              ...(['views', 'visitors', 'signups', 'confirmed', 'profiled', 'inviters', 'joined', 'confirmedRate'] as const).map((key) => ({
+                label: copy.columns[key],
+                numeric: true,
+              })),
+            ]}
+          >
+            {[...funnel.days].reverse().map((d) => (
+              <tr key={d.day} className="border-t border-stone-200">
+                <th scope="row" className={`${td} font-medium whitespace-nowrap`}>
+                  {d.day}
+                </th>
+                {[d.views, d.visitors, d.signups, d.confirmed, d.profiled, d.inviters].map((n, i) => (
+                  <td key={i} className={`${td} text-right`}>
+                    {number(n)}
+                  </td>
+                ))}
+                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.signups, d.visitors)}</td>
+                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.confirmed, d.signups)}</td>
+              </tr>
+            ))}
+          </TableRegion>
+          <TableRegion
+            caption={copy.sourcesCaption}
+            className="max-h-80"
+            columns={[
+              { label: copy.columns.source },
+              ...(['views', 'visitors', 'signups', 'confirmed', 'joined', 'confirmedRate'] as const).map((key) => ({
+                label: copy.columns[key],
+                numeric: true,
+              })),
+            ]}
+          >
+            {funnel.sources.map((s) => (
+              <tr key={s.source} className="border-t border-stone-200">
+                <th scope="row" className={`${td} font-medium break-words`}>
+                  {s.source}
+                </th>
+                {[s.views, s.visitors, s.signups, s.confirmed].map((n, i) => (
+                  <td key={i} className={`${td} text-right`}>
+                    {number(n)}
+                  </td>
+                ))}
+                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.signups, s.visitors)}</td>
+                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.confirmed, s.signups)}</td>
+              </tr>
+            ))}
+          </TableRegion>
+        </div>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,191 @@
+// Sign-ups: the list with its addresses, searched as you type, with the export and removal for
+// those whose role allows them.
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { SignUp } from '../../../../contract/admin-api'
+import { DEFAULT_LOCALE } from '../../../../contract/locales'
+import { Button } from '../../../components/ui/button'
+import { Input } from '../../../components/ui/input'
+import { adminContent as copy } from '../../content'
+import { useAdmin } from '../../session'
+
+/** A search waits for this pause in typing, so a word typed is one request, not one per key. */
+const SEARCH_PAUSE_MS = 250
+
+/** What the list says of a sign-up beyond its address: confirmed, its mail, its profile. */
+function statusOf(row: SignUp): string {
+  const parts = [row.confirmed_at ? copy.status.confirmed : copy.status.unconfirmed]
+  if (row.unsubscribed_at) parts.push(copy.status.unsubscribed)
+  if (row.mail_state) parts.push(copy.status.mail(row.mail_state))
+  return parts.join(' · ')
+}
+
+function profileOf(row: SignUp): string {
+  const parts = [row.role ? copy.roles[row.role] : '', row.country ?? '', row.breeds.join(', ')].filter(Boolean)
+  const profile = parts.length > 0 ? parts.join(' · ') : copy.noProfile
+  // English is everyone's unless said otherwise: only another language is worth a word.
+  return row.locale === DEFAULT_LOCALE ? profile : `${profile} · ${copy.language(row.locale)}`
+}
+
+export function SignupsView() {
+  const { api, can, onFailure } = useAdmin()
+  const mayDelete = can('signups:delete')
+  const [rows, setRows] = useState<SignUp[]>([])
+  const [next, setNext] = useState<number | null>(null)
+  const [search, setSearch] = useState('')
+  const [exporting, setExporting] = useState(false)
+
+  // The list follows the search box: after a pause in typing, one request; a newer search cancels
+  // the one under way, so an older answer can never replace a newer one.
+  const [listVersion, setListVersion] = useState(0)
+  const atOnce = useRef(true) // the first load and a reload after a removal do not wait
+  useEffect(() => {
+    const pause = atOnce.current ? 0 : SEARCH_PAUSE_MS
+    atOnce.current = false
+    const controller = new AbortController()
+    const timer = setTimeout(async () => {
+      try {
+        const page = await api.signups(search, undefined, controller.signal)
+        setRows(page.items)
+        setNext(page.next)
+      } catch (failure) {
+        if (!controller.signal.aborted) onFailure(failure)
+      }
+    }, pause)
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+  }, [api, search, onFailure, listVersion])
+  const refresh = useCallback(() => {
+    atOnce.current = true
+    setListVersion((version) => version + 1)
+  }, [])
+
+  async function loadMore() {
+    if (next === null) return
+    try {
+      const page = await api.signups(search, next)
+      setRows((current) => [...current, ...page.items])
+      setNext(page.next)
+    } catch (failure) {
+      onFailure(failure)
+    }
+  }
+
+  async function remove(email: string) {
+    if (!window.confirm(copy.confirmRemove(email))) return
+    try {
+      await api.remove(email)
+      refresh()
+    } catch (failure) {
+      onFailure(failure)
+    }
+  }
+
+  async function exportCsv() {
+    setExporting(true)
+    try {
+      const { blob, filename } = await api.exportCsv()
+      const link = document.createElement('a')
+      link.href = URL.createObjectURL(blob)
+      link.download = filename
+      link.click()
+      URL.revokeObjectURL(link.href)
+    } catch (failure) {
+      onFailure(failure)
+    } finally {
+      setExporting(false)
+    }
+  }
+
+  return (
+    <>
+      {can('signups:export') ? (
+        <div className="flex justify-end">
+          <Button onClick={() => void exportCsv()} disabled={exporting}>
+            {exporting ? copy.exporting : copy.exportCsv}
+          </Button>
+        </div>
+      ) : null}
+      <section aria-label={copy.listLabel} className="mt-4 rounded-2xl bg-white p-6 shadow-sm">
+        <label htmlFor="admin-search" className="block text-sm font-semibold text-stone-700">
+          {copy.searchLabel}
+        </label>
+        <Input
+          id="admin-search"
+          type="search"
+          placeholder={copy.searchPlaceholder}
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          className="mt-2 max-w-md"
+        />
+        {/* On a phone the table has two columns, the address (with its day and source beneath)
+            and Remove; from sm up, day and source get columns of their own. */}
+        <div className="mt-4">
+          <table className="w-full table-fixed text-left text-sm">
+            <thead className="text-stone-600">
+              <tr>
+                <th scope="col" className="py-2 pr-4">
+                  {copy.columns.email}
+                </th>
+                <th scope="col" className="hidden w-44 py-2 pr-4 sm:table-cell">
+                  {copy.columns.joined}
+                </th>
+                <th scope="col" className="hidden w-40 py-2 pr-4 lg:table-cell">
+                  {copy.columns.status}
+                </th>
+                <th scope="col" className="hidden w-48 py-2 pr-4 lg:table-cell">
+                  {copy.columns.profile}
+                </th>
+                <th scope="col" className="hidden w-40 py-2 pr-4 sm:table-cell">
+                  {copy.columns.source}
+                </th>
+                {mayDelete ? (
+                  <th scope="col" className="w-24 py-2">
+                    <span className="sr-only">{copy.columns.actions}</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => {
+                const joined = row.created_at.replace('T', ' ').slice(0, 16)
+                const source = row.utm_source ?? row.referrer ?? copy.direct
+                return (
+                  <tr key={row.id} className="border-t border-stone-200">
+                    <td className="py-2 pr-4 align-top">
+                      <span className="block font-medium break-all text-stone-900">{row.email}</span>
+                      <span className="mt-0.5 block text-xs text-stone-600 sm:hidden">
+                        {joined} · {source}
+                      </span>
+                      <span className="mt-0.5 block text-xs text-stone-600 lg:hidden">
+                        {statusOf(row)} · {profileOf(row)}
+                      </span>
+                    </td>
+                    <td className="hidden py-2 pr-4 align-top text-stone-700 sm:table-cell">{joined}</td>
+                    <td className="hidden py-2 pr-4 align-top text-stone-700 lg:table-cell">{statusOf(row)}</td>
+                    <td className="hidden py-2 pr-4 align-top break-words text-stone-700 lg:table-cell">{profileOf(row)}</td>
+                    <td className="hidden py-2 pr-4 align-top break-all text-stone-700 sm:table-cell">{source}</td>
+                    {mayDelete ? (
+                      <td className="py-2 text-right align-top">
+                        <Button variant="outline" size="sm" aria-label={copy.removeLabel(row.email)} onClick={() => void remove(row.email)}>
+                          {copy.remove}
+                        </Button>
+                      </td>
+                    ) : null}
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+          {rows.length === 0 ? <p className="py-4 text-stone-600">{copy.none}</p> : null}
+        </div>
+        {next !== null ? (
+          <Button variant="outline" className="mt-4" onClick={() => void loadMore()}>
+            {copy.loadMore}
+          </Button>
+        ) : null}
+      </section>
+    </>
+  )
+}
