@@ -17,6 +17,7 @@ import { campaignRenderer, createComposer } from './mail/compose.js'
 import { createMailWorker, type MailWorker, type RetryPolicy } from './mail/outbox-worker.js'
 import { createTransport, type Transport } from './mail/transport.js'
 import { adminRoutes } from './operators/admin-routes.js'
+import type { AdminApiRoute } from './team/auth.js'
 import { clientDir, landingWordsPath, visitorDir } from './paths.js'
 import { createLaunchMeters, type LaunchMeters, launchRoutes } from './growth/launch.js'
 import { createViewCounter, type ViewCounter } from './growth/views.js'
@@ -47,6 +48,8 @@ declare module 'fastify' {
     transport: Transport
     /** The public address links start with: SITE_URL, or where the server listens. */
     siteUrl: () => string
+    /** Every route of the admin API with what it needs (filled as they register; docs and tests read it). */
+    adminApiRoutes: AdminApiRoute[]
     /** The product's name, as the page was built with it (mails say it too). */
     productName: string
     /** The landing page's views, counted as they are sent (COUNT_PAGE_VIEWS). */
@@ -162,6 +165,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('mailer', mailer)
   app.decorate('transport', transport)
   app.decorate('siteUrl', siteUrl)
+  app.decorate('adminApiRoutes', [] as AdminApiRoute[])
   app.decorate('productName', productName)
   app.decorate('views', views)
   app.decorate('waiting', createWaitingTotal(store.growth, app.log))

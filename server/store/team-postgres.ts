@@ -265,9 +265,10 @@ export function createPostgresTeam(pool: pg.Pool, run: Run): TeamStore {
     audit: (entry) => run(() => writeAudit(pool, entry)),
     auditLog: ({ before, limit }) =>
       run(async () => {
+        // Ordered by the column, not by the text it is answered as ("9" sorts after "10").
         const { rows } = await pool.query<Omit<AuditItem, 'id'> & { id: string }>(
           `SELECT id::text AS id, ${iso('at')} AS at, actor, action, target, detail, request_id FROM audit_log
-           WHERE id < $1 ORDER BY id DESC LIMIT $2`,
+           WHERE audit_log.id < $1 ORDER BY audit_log.id DESC LIMIT $2`,
           [before ?? Number.MAX_SAFE_INTEGER, limit],
         )
         return rows.map((row) => ({ ...row, id: Number(row.id) }))

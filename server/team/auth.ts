@@ -26,6 +26,14 @@ declare module 'fastify' {
   }
 }
 
+/** A route of the admin API and what it needs. */
+export interface AdminApiRoute {
+  method: string
+  url: string
+  permission: Permission | 'self' | 'public'
+  recent: boolean
+}
+
 export interface Caller {
   kind: 'session' | 'token' | 'admin-token'
   /** The signed-in operator (sessions only). */
@@ -165,9 +173,11 @@ function checkSameOrigin(app: FastifyInstance, request: FastifyRequest): void {
 export function teamGate(app: FastifyInstance, adminToken: string | undefined): void {
   app.decorateRequest('caller', null)
   app.addHook('onRoute', (route) => {
-    const config = route.config as { permission?: unknown } | undefined
+    const config = route.config as { permission?: Permission | 'self' | 'public'; recent?: boolean } | undefined
     if (route.method === 'HEAD' || route.method === 'OPTIONS') return
     if (!config?.permission) throw new Error(`admin route ${route.method} ${route.url} names no permission`)
+    for (const method of [route.method].flat())
+      app.adminApiRoutes.push({ method, url: route.url, permission: config.permission, recent: config.recent ?? false })
   })
   app.addHook('onRequest', async (request, reply) => {
     reply.headers({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' })

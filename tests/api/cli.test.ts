@@ -11,6 +11,7 @@ import { createStore, type WaitlistStore } from '../../server/store/index'
 import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'
 import { row } from '../support/rows'
+import { hashToken } from '../../server/secrets'
 
 const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
 const run = promisify(execFile)
@@ -89,6 +90,30 @@ describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
     expect(removed).toMatchObject({ code: 0, stdout: 'removed 1 sign-up\n' })
     expect(await cli('remove', 'grace@example.com')).toMatchObject({ code: 1, stdout: 'no sign-up with that address\n' })
     expect((await store.list({ limit: 10 })).map((r) => r.email)).toEqual(['ada@example.com', 'evil@example.com'])
+  })
+
+  it.skipIf(!available)('invites an operator with a setup link, lists the team, and reads and purges the audit log', async () => {
+    expect(await cli('operator', 'invite', 'not-an-address')).toMatchObject({ code: 2 })
+    expect(await cli('operator', 'invite', 'ops@kennect.example', '--role', 'god')).toMatchObject({ code: 2 })
+    expect(await cli('operator', 'list')).toMatchObject({ code: 0, stdout: expect.stringContaining('no operator yet') })
+    const invited = await cli('operator', 'invite', 'ops@kennect.example', '--role', 'editor')
+    expect(invited.code).toBe(0)
+    const token = /\/admin\/setup\/([A-Za-z0-9_-]{43})$/m.exec(invited.stdout)?.[1] ?? ''
+    const link = await store.team.openLink(hashToken(token), ['setup'])
+    expect(link).toMatchObject({ email: 'ops@kennect.example', role: 'editor', purpose: 'setup' })
+    expect(Date.parse(link?.expires_at ?? '') - Date.now()).toBeLessThanOrEqual(60 * 60_000)
+    // What the command line did is in the log, as the command line's (the export above too, with its rows).
+    const log = await cli('audit', '--limit', '50')
+    expect(log.code).toBe(0)
+    expect(log.stdout).toMatch(/command line\s+setup link made/)
+    expect(log.stdout).toMatch(/command line\s+signups exported/)
+    expect(log.stdout).not.toMatch(/ada@example\.com|grace@example\.com|evil@example\.com/)
+    expect(await cli('audit', 'purge')).toMatchObject({ code: 2 })
+    expect(await cli('audit', '--limit', '0')).toMatchObject({ code: 2 })
+    const purged = await cli('audit', 'purge', '--before', '2999-01-01')
+    expect(purged.stdout).toMatch(/^removed [1-9]\d* line\(s\)/)
+    const after = await store.team.auditLog({ limit: 10 })
+    expect(after.map((item) => [item.actor, item.action])).toEqual([['command line', 'audit purged']])
   })
 
   it.skipIf(!available)('explains itself and refuses bad input', async () => {

@@ -45,6 +45,35 @@ describe('the server process (dist/server/main.js)', () => {
     db.cleanup()
   })
 
+  it('prints one setup link for the first owner while there is no operator, and a new one at each start until there is', async () => {
+    const fresh = tempSqlitePath()
+    const setupLine = async (server: ServerProcess) => {
+      for (let i = 0; i < 200 && !/No operator yet/.test(server.output()); i++) await new Promise((resolve) => setTimeout(resolve, 25))
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('No operator yet'))
+      expect(lines).toHaveLength(1)
+      const link =
+        /^No operator yet: the first owner sets up the admin page within the hour at (http:\/\/localhost:\d+\/admin\/setup\/[A-Za-z0-9_-]{43})$/.exec(
+          lines[0] ?? '',
+        )?.[1]
+      expect(link, lines[0]).toBeDefined()
+      return link ?? ''
+    }
+    running = await spawnServer({ SQLITE_PATH: fresh.path })
+    const first = await setupLine(running)
+    // The link opens the setup (for whoever comes first: it names no address), and opening uses nothing up.
+    const api = first.replace('/admin/setup/', '/admin/api/setup/').replace('localhost', '127.0.0.1')
+    for (let i = 0; i < 2; i++) expect(await (await fetch(api)).json()).toMatchObject({ purpose: 'setup', email: null, role: 'owner' })
+    await running.stop('SIGTERM')
+    running = await spawnServer({ SQLITE_PATH: fresh.path })
+    expect(await setupLine(running)).not.toBe(first)
+    await running.stop('SIGTERM')
+    running = undefined
+    fresh.cleanup()
+  })
+
   it('refuses to start on a bad configuration, naming every wrong variable', async () => {
     const { code, output } = await runToExit({ PORT: 'x', RATE_LIMIT_PER_HOUR: 'lots' })
     expect(code).toBe(1)

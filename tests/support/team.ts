@@ -113,38 +113,56 @@ export async function signInAgain(server: TestServer, email: string): Promise<Te
   return { id: operator.id, email, role: operator.role, cookie, sessionId: cookie.split('=')[1] ?? '' }
 }
 
-/** Runs one statement on the server's own database (SQLite file or PostgreSQL schema), as a clock or an operator's tool would. */
-export async function runSql(server: TestServer, sql: { sqlite: string; postgres: string }, values: unknown[] = []): Promise<void> {
+/**
+ * Runs one statement on the server's own database (SQLite file or PostgreSQL schema), as a clock
+ * or an operator's tool would, and answers its rows (none for a change).
+ */
+export async function runSql(
+  server: TestServer,
+  sql: { sqlite: string; postgres: string },
+  values: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
   if (server.config.DATABASE_URL) {
     const client = new pg.Client({ connectionString: server.config.DATABASE_URL })
     await client.connect()
     try {
-      await client.query(sql.postgres, values)
+      return (await client.query(sql.postgres, values)).rows
     } finally {
       await client.end()
     }
-    return
   }
   const db = new Database(server.config.SQLITE_PATH)
   try {
-    db.prepare(sql.sqlite).run(...values)
+    const statement = db.prepare(sql.sqlite)
+    if (statement.reader) return statement.all(...values) as Record<string, unknown>[]
+    statement.run(...values)
+    return []
   } finally {
     db.close()
   }
 }
 
+/** The same SQL for both stores, with `?` placeholders made `$n` for PostgreSQL. */
+export const sameSql = (sql: string) => ({
+  sqlite: sql,
+  postgres: sql.replace(
+    /\?/g,
+    (
+      (n) => () =>
+        `$${++n}`
+    )(0),
+  ),
+})
+
 /** Moves an operator's sessions into the past, as if they had signed in `minutes` ago (and been idle since `idleMinutes` ago). */
-export function ageSessions(server: TestServer, operatorId: number, minutes: number, idleMinutes = 0): Promise<void> {
+export async function ageSessions(server: TestServer, operatorId: number, minutes: number, idleMinutes = 0): Promise<void> {
   const at = new Date(Date.now() - minutes * 60_000).toISOString()
   const seen = new Date(Date.now() - idleMinutes * 60_000).toISOString()
-  return runSql(
-    server,
-    {
-      sqlite: 'UPDATE operator_sessions SET created_at = ?, last_seen_at = ? WHERE operator_id = ?',
-      postgres: 'UPDATE operator_sessions SET created_at = $1, last_seen_at = $2 WHERE operator_id = $3',
-    },
-    [at, seen, operatorId],
-  )
+  await runSql(server, sameSql('UPDATE operator_sessions SET created_at = ?, last_seen_at = ? WHERE operator_id = ?'), [
+    at,
+    seen,
+    operatorId,
+  ])
 }
 
 /**
