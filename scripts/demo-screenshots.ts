@@ -11,9 +11,9 @@ import { launchChromium } from '../tests/support/chromium'
 import { confirmOnPage, joinWithLink } from '../tests/support/page-links'
 import { seedSignUps } from '../tests/support/seed'
 import type { TestServer } from '../tests/support/server'
+import { joinTeam } from '../tests/support/team'
 
 const outDir = process.argv[2] ?? 'docs/screenshots'
-const ADMIN_TOKEN = 'demo-admin-token-0123456789'
 const dir = mkdtempSync(join(tmpdir(), 'kennect-demo-'))
 const config = loadConfig({
   HOST: '127.0.0.1',
@@ -21,7 +21,6 @@ const config = loadConfig({
   SQLITE_PATH: join(dir, 'waitlist.db'),
   MAIL_DIR: join(dir, 'mail'),
   MAIL_RATE_PER_SECOND: '0',
-  ADMIN_TOKEN,
   TRUST_PROXY: 'loopback',
   SITE_URL: 'https://kennect.app',
   LOG_LEVEL: 'silent',
@@ -93,23 +92,52 @@ try {
       await page.close()
     }
   }
-  for (const width of [1280]) {
+  // The team: an owner (signed in here), an editor and a viewer, and an invitation on its way.
+  const owner = await joinTeam(server, 'olivia@kennect.app', 'owner')
+  await joinTeam(server, 'ed@kennect.app', 'editor')
+  await joinTeam(server, 'vera@kennect.app', 'viewer')
+  await fetch(`${url}/admin/api/operators`, {
+    method: 'POST',
+    headers: { cookie: owner.cookie, origin: url, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'sam@kennect.app', role: 'editor' }),
+  })
+  // SITE_URL is https: the cookie is __Host- (Chromium keeps Secure cookies for localhost).
+  const session = {
+    name: owner.cookie.split('=')[0] ?? '',
+    value: owner.sessionId,
+    domain: 'localhost',
+    path: '/',
+    secure: true,
+    httpOnly: true,
+    sameSite: 'Strict' as const,
+  }
+  for (const width of [390, 1280]) {
     const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1 })
-    await context.addInitScript((token) => sessionStorage.setItem('kennect-admin-token', token), ADMIN_TOKEN)
+    await context.addCookies([session])
     const page = await context.newPage()
     await page.goto(`${url}/admin`)
     await page.getByRole('heading', { name: 'Funnel' }).waitFor()
-    await page
-      .getByRole('rowheader', { name: /Ireland/ })
-      .first()
-      .waitFor()
+    await page.waitForLoadState('networkidle')
     const path = `${outDir}/admin-${width}.png`
-    await page.screenshot({ path, fullPage: true })
+    await page.screenshot({ path, fullPage: width === 1280 })
     console.log(path)
-    // The funnel on its own, for the README.
-    const funnel = `${outDir}/admin-funnel-${width}.png`
-    await page.locator('section[aria-labelledby="funnel-heading"]').screenshot({ path: funnel })
-    console.log(funnel)
+    if (width === 1280) {
+      // The funnel on its own, for the README.
+      const funnel = `${outDir}/admin-funnel-${width}.png`
+      await page.locator('section[aria-labelledby="funnel-heading"]').screenshot({ path: funnel })
+      console.log(funnel)
+    }
+    for (const [view, wait] of [
+      ['demand', /Ireland/],
+      ['team', /vera@kennect\.app/],
+    ] as const) {
+      await page.goto(`${url}/admin/${view}`)
+      await page.getByRole('rowheader', { name: wait }).first().waitFor()
+      await page.waitForLoadState('networkidle')
+      const shot = `${outDir}/admin-${view}-${width}.png`
+      await page.screenshot({ path: shot, fullPage: width === 1280 })
+      console.log(shot)
+    }
     await context.close()
   }
   await browser.close()

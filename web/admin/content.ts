@@ -62,6 +62,7 @@ export const adminContent = {
     operatorsCaption: 'Operators',
     columns: { email: 'Email', name: 'Name', role: 'Role', passkeys: 'Passkeys', status: 'Status', actions: 'Actions' },
     you: '(you)',
+    passkeyCount: (n: number) => `${n} ${n === 1 ? 'passkey' : 'passkeys'}`,
     disabled: 'disabled',
     active: 'active',
     roleOf: (email: string) => `Role of ${email}`,

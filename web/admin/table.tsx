@@ -10,6 +10,8 @@ export interface Column {
   label: string
   /** Numbers line up on the right. */
   numeric?: boolean
+  /** Classes of its header cell (a column shown from a breakpoint up: `hidden sm:table-cell`). */
+  className?: string
 }
 
 export function TableRegion({
@@ -45,7 +47,7 @@ export function TableRegion({
         <thead className={framed ? 'sticky top-0 bg-stone-50 text-stone-600' : 'text-stone-600'}>
           <tr>
             {columns.map((column) => (
-              <th key={column.label} scope="col" className={cn(th, column.numeric && 'text-right')}>
+              <th key={column.label} scope="col" className={cn(th, column.numeric && 'text-right', column.className)}>
                 {column.label}
               </th>
             ))}

@@ -11,6 +11,8 @@ import { TableRegion, td } from '../../table'
 
 const copy = adminContent.team
 const minute = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : copy.never)
+/** A column shown from sm up; below, its words go under the address. */
+const wide = 'hidden sm:table-cell'
 const select =
   'h-9 rounded-md border border-stone-300 bg-white px-2 text-sm text-stone-900 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none'
 
@@ -95,10 +97,10 @@ export function TeamView() {
         className="mt-2"
         columns={[
           { label: copy.columns.email },
-          { label: copy.columns.name },
+          { label: copy.columns.name, className: wide },
           { label: copy.columns.role },
-          { label: copy.columns.passkeys, numeric: true },
-          { label: copy.columns.status },
+          { label: copy.columns.passkeys, numeric: true, className: wide },
+          { label: copy.columns.status, className: wide },
           { label: copy.columns.actions },
         ]}
       >
@@ -106,8 +108,14 @@ export function TeamView() {
           <tr key={operator.id} className="border-t border-stone-200">
             <th scope="row" className={`${td} font-medium break-all`}>
               {operator.email} {operator.id === me ? <span className="font-normal text-stone-600">{copy.you}</span> : null}
+              {/* On a phone, name, passkeys and status go under the address. */}
+              <span className="mt-0.5 block text-xs font-normal break-normal text-stone-600 sm:hidden">
+                {[operator.name, copy.passkeyCount(operator.passkeys), operator.disabled ? copy.disabled : copy.active]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </span>
             </th>
-            <td className={td}>{operator.name}</td>
+            <td className={`${td} ${wide}`}>{operator.name}</td>
             <td className={td}>
               <select
                 aria-label={copy.roleOf(operator.email)}
@@ -124,8 +132,8 @@ export function TeamView() {
                 ))}
               </select>
             </td>
-            <td className={`${td} text-right`}>{operator.passkeys}</td>
-            <td className={td}>{operator.disabled ? copy.disabled : copy.active}</td>
+            <td className={`${td} ${wide} text-right`}>{operator.passkeys}</td>
+            <td className={`${td} ${wide}`}>{operator.disabled ? copy.disabled : copy.active}</td>
             <td className={td}>
               {operator.disabled ? (
                 <Button
