@@ -24,6 +24,8 @@ export const PERMISSIONS = [
   /** Operators, invitations and API tokens. */
   'team:manage',
   'audit:read',
+  /** Webhook endpoints, their secrets and their delivery log. */
+  'webhooks:manage',
 ] as const
 export type Permission = (typeof PERMISSIONS)[number]
 
@@ -134,6 +136,12 @@ export const AUDIT_ACTIONS = [
   'campaign test sent',
   'settings changed',
   'audit purged',
+  'webhook created',
+  'webhook changed',
+  'webhook deleted',
+  'webhook secret rotated',
+  'webhook test sent',
+  'webhook resent',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

@@ -15,6 +15,7 @@ import security, { inlineScriptSources } from './http/security.js'
 import { staticFiles } from './http/static-files.js'
 import { campaignRenderer, createComposer } from './mail/compose.js'
 import { createMailWorker, type MailWorker, type RetryPolicy } from './mail/outbox-worker.js'
+import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.js'
 import { createTransport, type Transport } from './mail/transport.js'
 import { adminRoutes } from './operators/admin-routes.js'
 import type { AdminApiRoute } from './team/auth.js'
@@ -44,6 +45,8 @@ declare module 'fastify' {
     rowRules: RowRules
     /** The outbox's worker: `nudge()` after queuing mail, so it goes out now, not at the next look. */
     mailer: Pick<MailWorker, 'nudge'>
+    /** The webhooks' worker: `nudge()` after queuing a test or a resend. */
+    webhooks: Pick<WebhookWorker, 'nudge'>
     /** How mail leaves (SMTP, or files in MAIL_DIR). */
     transport: Transport
     /** The public address links start with: SITE_URL, or where the server listens. */
@@ -138,6 +141,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       listeningAt = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
     }
     mailer.start()
+    webhooks.start()
+  })
+  const webhooks = createWebhookWorker({
+    store,
+    log: app.log,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    retryScale: config.WEBHOOK_RETRY_SCALE,
   })
   const views = createViewCounter({ growth: store.growth, log: app.log, enabled: config.COUNT_PAGE_VIEWS })
   // The audit log keeps a year (docs/decisions/017-the-team.md): older lines go, hourly.
@@ -157,12 +167,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     clearInterval(auditRetention)
     await views.close() // the views of the last second are written before the store closes
-    await mailer.stop()
+    await Promise.all([mailer.stop(), webhooks.stop()])
     transport.close()
     await store.close()
   })
   app.decorate('store', store)
   app.decorate('mailer', mailer)
+  app.decorate('webhooks', webhooks)
   app.decorate('transport', transport)
   app.decorate('siteUrl', siteUrl)
   app.decorate('adminApiRoutes', [] as AdminApiRoute[])

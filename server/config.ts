@@ -48,6 +48,13 @@ const schema = z.object({
   }),
   /** A no-script post sooner than this after the page was sent is a bot's: success shown, nothing stored. */
   FORM_MIN_SECONDS: z.coerce.number().min(0).max(60).default(2),
+  /** 1: webhook endpoints may be http:// and private addresses (local development and tests only). */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((flag) => flag === '1'),
+  /** A factor on the webhook retry schedule (drills and tests: 0.01 makes 5 minutes 3 seconds). */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().gt(0).max(1).default(1),
   /** 1: addresses at disposable-mail domains are answered as invalid. */
   BLOCK_DISPOSABLE_EMAIL: z
     .enum(['0', '1'])

@@ -15,13 +15,14 @@ import { growthRoutes } from './growth-routes.js'
 import { HttpError } from '../http/errors.js'
 import { exportChunks, signUps } from './export.js'
 import { auditOf, teamGate } from '../team/auth.js'
+import { webhookRoutes } from '../webhooks/routes.js'
 import { sessionRoutes } from '../team/session-routes.js'
 import { signInPage } from '../team/sign-in-page.js'
 import { teamRoutes } from '../team/team-routes.js'
 
 const MAX_PAGE = 100
 
-type AdminConfig = Pick<Config, 'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL' | 'ADMIN_TOKEN' | 'SITE_URL'>
+type AdminConfig = Pick<Config, 'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL' | 'ADMIN_TOKEN' | 'SITE_URL' | 'WEBHOOK_ALLOW_PRIVATE'>
 
 /**
  * The page (built into `pageRoot`, rendered in the browser: every path under /admin but the API
@@ -59,6 +60,7 @@ async function adminApi(app: FastifyInstance, { config }: { config: AdminConfig 
   app.get('/stats', { config: { permission: 'figures:read' } }, async () => app.store.stats())
   await app.register(campaignRoutes, { appStoreUrl: config.APP_STORE_URL, mailFrom: config.MAIL_FROM })
   await app.register(growthRoutes)
+  await app.register(webhookRoutes, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE })
 
   app.get('/mail', { config: { permission: 'mail:read' } }, async (): Promise<MailOverview> => {
     const files = app.transport.kind === 'files'

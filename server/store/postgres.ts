@@ -15,6 +15,7 @@ import { migrate } from './migrate.js'
 import { type SegmentFilter, segmentFilter } from './segment.js'
 import { inTransaction, iso, type Run } from './pg-common.js'
 import { createPostgresTeam, writeAudit } from './team-postgres.js'
+import { createPostgresWebhooks } from './webhooks-postgres.js'
 import {
   type AddResult,
   type Campaign,
@@ -280,6 +281,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     campaigns: createCampaigns(pool, run, growth),
     growth,
     team: createPostgresTeam(pool, run),
+    webhooks: createPostgresWebhooks(pool, run),
     segments: () => run(() => segments(pool, growth)),
     counters: {
       hit: (windows) => Promise.all(windows.map((window) => counterHits.submit(window))),

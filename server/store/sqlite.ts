@@ -40,6 +40,7 @@ import {
 } from './types.js'
 import { funnelOf } from './funnel.js'
 import { auditWriter, createSqliteTeam } from './team-sqlite.js'
+import { createSqliteWebhooks } from './webhooks-sqlite.js'
 
 const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
     confirmed_at, unsubscribed_at, role, breeds, country, invited_by, locale,
@@ -207,6 +208,7 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     campaigns: createCampaigns(db, run, growth),
     growth,
     team: createSqliteTeam(db, run),
+    webhooks: createSqliteWebhooks(db, run),
     segments: () => run(() => segments(db, growth)),
     close: async () => {
       if (closed) return

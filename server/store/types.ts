@@ -216,6 +216,7 @@ export interface WaitlistStore {
   readonly campaigns: CampaignStore
   readonly growth: GrowthStore
   readonly team: TeamStore
+  readonly webhooks: WebhookStore
   /** The demand map: who waits where, for which breeds (unsubscribed addresses left out). */
   segments(): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */
@@ -372,4 +373,93 @@ export interface TeamStore {
   auditLog(options: { before?: number; limit: number }): Promise<AuditItem[]>
   /** Deletes the lines before a moment (and records that it did, when it deleted any); answers how many. */
   purgeAudit(before: string, audit: AuditEntry): Promise<number>
+}
+
+/** A webhook endpoint as stored (docs/decisions/018-webhooks.md). */
+export interface WebhookEndpointRecord {
+  id: number
+  url: string
+  description: string
+  events: string[]
+  enabled: boolean
+  include_email: boolean
+  secret: string
+  previous_secret: string | null
+  previous_until: string | null
+  disabled_reason: string | null
+  failing_since: string | null
+  created_at: string
+  updated_at: string
+}
+
+export type WebhookEndpointFields = Pick<WebhookEndpointRecord, 'url' | 'description' | 'events' | 'enabled' | 'include_email'>
+
+/** A delivery the worker has claimed, with what it needs to send it. */
+export interface ClaimedDelivery {
+  id: number
+  /** This attempt's number (1 for the first). */
+  attempt: number
+  messageId: string
+  type: string
+  data: Record<string, unknown>
+  /** When the event happened. */
+  eventAt: string
+  /** The sign-up's address, only for an endpoint that asked for it (and while the sign-up exists). */
+  email: string | null
+  endpoint: Pick<WebhookEndpointRecord, 'id' | 'url' | 'enabled' | 'secret' | 'previous_secret' | 'previous_until' | 'failing_since'>
+}
+
+/** One attempt, as the delivery log shows it. */
+export interface WebhookAttemptRecord {
+  id: number
+  delivery_id: number
+  event_type: string
+  attempt: number
+  at: string
+  duration_ms: number
+  status: number | null
+  response: string | null
+  error: string | null
+  /** The delivery's state now. */
+  state: 'pending' | 'delivering' | 'delivered' | 'failed'
+  message_id: string
+}
+
+/** What an attempt came to. */
+export interface WebhookOutcome {
+  state: 'delivered' | 'pending' | 'failed'
+  nextAttemptAt: string | null
+  status: number | null
+  error: string | null
+  response: string | null
+  durationMs: number
+  at: string
+  /** Disable the endpoint, for this reason (a 410, or five days of failures). */
+  disable: string | null
+}
+
+export interface WebhookStore {
+  endpoints(): Promise<WebhookEndpointRecord[]>
+  endpoint(id: number): Promise<WebhookEndpointRecord | undefined>
+  addEndpoint(fields: WebhookEndpointFields & { secret: string }, audit: AuditEntry): Promise<number>
+  /** Enabling again clears why it was disabled and its failures. */
+  changeEndpoint(id: number, change: Partial<WebhookEndpointFields>, audit: AuditEntry): Promise<boolean>
+  removeEndpoint(id: number, audit: AuditEntry): Promise<boolean>
+  /** A new secret; the old one signs too until `previousUntil`. */
+  rotateSecret(id: number, secret: string, previousUntil: string, audit: AuditEntry): Promise<boolean>
+  /** Due deliveries of enabled endpoints (and those whose lease ran out), leased to this worker. */
+  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>
+  /** The attempt's line, the delivery's new state and the endpoint's, in one transaction. */
+  settle(delivery: ClaimedDelivery, outcome: WebhookOutcome): Promise<void>
+  /** An event for a state reached once (`campaign:12`, `country:DE`): emitted the first time only. */
+  announce(key: string, type: string, data: Record<string, unknown>): Promise<boolean>
+  /** A test event for one endpoint. */
+  sendTest(endpointId: number, data: Record<string, unknown>, audit: AuditEntry): Promise<boolean>
+  attempts(endpointId: number, options: { before?: number; limit: number }): Promise<WebhookAttemptRecord[]>
+  /** Queues a delivery again at once, under its event's same webhook-id. */
+  resend(endpointId: number, deliveryId: number, audit: AuditEntry): Promise<boolean>
+  /** Queues every failed delivery of the endpoint since that moment again; answers how many. */
+  resendFailed(endpointId: number, since: string, audit: AuditEntry): Promise<number>
+  /** Removes attempts, and settled deliveries and their events, older than that moment. */
+  purge(before: string): Promise<number>
 }

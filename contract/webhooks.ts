@@ -1,0 +1,74 @@
+// Webhooks (docs/decisions/018-webhooks.md): the events an endpoint may take, and what the admin
+// API answers about endpoints and their deliveries. Constants and types only.
+
+export const WEBHOOK_EVENTS = [
+  'signup.created',
+  'signup.confirmed',
+  'signup.profile_updated',
+  'signup.unsubscribed',
+  'signup.deleted',
+  'invite.confirmed',
+  'campaign.finished',
+  'country.ready',
+] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+
+export const isWebhookEvent = (value: unknown): value is WebhookEvent =>
+  typeof value === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(value)
+
+/** The longest URL an endpoint may have. */
+export const WEBHOOK_URL_MAX = 2048
+
+/** How long after a rotation the old secret still signs. */
+export const WEBHOOK_OLD_SECRET_MS = 24 * 60 * 60_000
+
+/**
+ * When a failed delivery is tried again, after each failed attempt (Standard Webhooks' schedule);
+ * after the last, it has failed. Each wait is moved by up to a tenth either way.
+ */
+export const WEBHOOK_RETRY_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 60 * 60_000,
+  5 * 60 * 60_000,
+  10 * 60 * 60_000,
+  10 * 60 * 60_000,
+] as const
+
+/** An endpoint failing this long without a delivery is disabled, and the owners are told. */
+export const WEBHOOK_FAILING_MS = 5 * 24 * 60 * 60_000
+
+/** The delivery log is kept this long. */
+export const WEBHOOK_LOG_KEPT_MS = 30 * 24 * 60 * 60_000
+
+/** GET /admin/api/webhooks: an endpoint, without its secret. */
+export interface WebhookEndpoint {
+  id: number
+  url: string
+  description: string
+  events: WebhookEvent[]
+  enabled: boolean
+  includeEmail: boolean
+  /** Why it was disabled by the server (a 410, or five days of failures), if it was. */
+  disabledReason: string | null
+  failingSince: string | null
+  createdAt: string
+}
+
+/** GET /admin/api/webhooks/:id/deliveries: one attempt. */
+export interface WebhookAttempt {
+  id: number
+  deliveryId: number
+  event: string
+  webhookId: string
+  attempt: number
+  at: string
+  durationMs: number
+  status: number | null
+  /** The first 200 bytes of the answer. */
+  response: string | null
+  error: string | null
+  /** The delivery's state now. */
+  state: 'pending' | 'delivering' | 'delivered' | 'failed'
+}

@@ -1,0 +1,139 @@
+-- Webhooks (docs/decisions/018-webhooks.md): endpoints, the events they get, one delivery per event
+-- and endpoint, and each attempt's line. An event and its deliveries are written by triggers in the
+-- transaction of the change they report, so no path that changes a sign-up can forget one.
+CREATE TABLE webhook_endpoints (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  url             TEXT NOT NULL CONSTRAINT webhook_url CHECK (length(url) <= 2048),
+  description     TEXT NOT NULL DEFAULT '',
+  -- A JSON array of event types.
+  events          TEXT NOT NULL CONSTRAINT webhook_events_list CHECK (json_valid(events) AND json_array_length(events) > 0),
+  enabled         INTEGER NOT NULL DEFAULT 1,
+  include_email   INTEGER NOT NULL DEFAULT 0,
+  -- whsec_…: kept as it is, since signing needs it; shown once, when made or rotated.
+  secret          TEXT NOT NULL,
+  -- After a rotation the old secret signs too, until then.
+  previous_secret TEXT,
+  previous_until  TEXT,
+  disabled_reason TEXT,
+  -- The first failure since the last delivery (five days of them disable the endpoint).
+  failing_since   TEXT,
+  created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  updated_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+CREATE TABLE webhook_events (
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+  -- webhook-id: the same on every attempt of every delivery of this event.
+  message_id TEXT NOT NULL UNIQUE,
+  type       TEXT NOT NULL,
+  -- Not a reference: a deleted sign-up's event stays (and carries no address).
+  signup_id  INTEGER,
+  data       TEXT NOT NULL CONSTRAINT webhook_event_data CHECK (json_valid(data)),
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+CREATE TABLE webhook_deliveries (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_id        INTEGER NOT NULL REFERENCES webhook_events (id) ON DELETE CASCADE,
+  endpoint_id     INTEGER NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+  state           TEXT NOT NULL DEFAULT 'pending' CONSTRAINT webhook_delivery_state CHECK (state IN ('pending', 'delivering', 'delivered', 'failed')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  lease_until     TEXT,
+  last_status     INTEGER,
+  last_error      TEXT,
+  created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  delivered_at    TEXT,
+  UNIQUE (event_id, endpoint_id)
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, state, created_at);
+
+CREATE TABLE webhook_attempts (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  delivery_id INTEGER NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+  endpoint_id INTEGER NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+  event_type  TEXT NOT NULL,
+  attempt     INTEGER NOT NULL,
+  at          TEXT NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  status      INTEGER,
+  -- The first 200 bytes of the answer, or why there was none.
+  response    TEXT,
+  error       TEXT
+);
+CREATE INDEX webhook_attempts_endpoint ON webhook_attempts (endpoint_id, id);
+CREATE INDEX webhook_attempts_at ON webhook_attempts (at);
+
+-- What has been announced once for good (a campaign finished, a country ready): `campaign:12`, `country:DE`.
+CREATE TABLE webhook_announced (
+  key TEXT PRIMARY KEY,
+  at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+-- A sign-up as an event carries it: id, role, country, breeds, locale, source; never the address
+-- (added at sending, for an endpoint that asks for it).
+CREATE TRIGGER webhook_signup_created AFTER INSERT ON waitlist
+WHEN EXISTS (SELECT 1 FROM webhook_endpoints, json_each(webhook_endpoints.events) WHERE enabled = 1 AND json_each.value = 'signup.created')
+BEGIN
+  INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'signup.created', NEW.id,
+    json_object('id', NEW.id, 'role', NEW.role, 'country', NEW.country, 'breeds', json(NEW.breeds), 'locale', NEW.locale, 'source', coalesce(NEW.utm_source, NEW.referrer)));
+  INSERT INTO webhook_deliveries (event_id, endpoint_id)
+    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
+    WHERE enabled = 1 AND json_each.value = 'signup.created';
+END;
+
+CREATE TRIGGER webhook_signup_deleted AFTER DELETE ON waitlist
+WHEN EXISTS (SELECT 1 FROM webhook_endpoints, json_each(webhook_endpoints.events) WHERE enabled = 1 AND json_each.value = 'signup.deleted')
+BEGIN
+  INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'signup.deleted', OLD.id,
+    json_object('id', OLD.id, 'role', OLD.role, 'country', OLD.country, 'breeds', json(OLD.breeds), 'locale', OLD.locale, 'source', coalesce(OLD.utm_source, OLD.referrer)));
+  INSERT INTO webhook_deliveries (event_id, endpoint_id)
+    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
+    WHERE enabled = 1 AND json_each.value = 'signup.deleted';
+END;
+
+CREATE TRIGGER webhook_signup_confirmed AFTER UPDATE OF confirmed_at ON waitlist
+WHEN OLD.confirmed_at IS NULL AND NEW.confirmed_at IS NOT NULL
+  AND EXISTS (SELECT 1 FROM webhook_endpoints, json_each(webhook_endpoints.events) WHERE enabled = 1 AND json_each.value = 'signup.confirmed')
+BEGIN
+  INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'signup.confirmed', NEW.id,
+    json_object('id', NEW.id, 'role', NEW.role, 'country', NEW.country, 'breeds', json(NEW.breeds), 'locale', NEW.locale, 'source', coalesce(NEW.utm_source, NEW.referrer)));
+  INSERT INTO webhook_deliveries (event_id, endpoint_id)
+    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
+    WHERE enabled = 1 AND json_each.value = 'signup.confirmed';
+END;
+
+CREATE TRIGGER webhook_signup_unsubscribed AFTER UPDATE OF unsubscribed_at ON waitlist
+WHEN OLD.unsubscribed_at IS NULL AND NEW.unsubscribed_at IS NOT NULL
+  AND EXISTS (SELECT 1 FROM webhook_endpoints, json_each(webhook_endpoints.events) WHERE enabled = 1 AND json_each.value = 'signup.unsubscribed')
+BEGIN
+  INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'signup.unsubscribed', NEW.id,
+    json_object('id', NEW.id, 'role', NEW.role, 'country', NEW.country, 'breeds', json(NEW.breeds), 'locale', NEW.locale, 'source', coalesce(NEW.utm_source, NEW.referrer)));
+  INSERT INTO webhook_deliveries (event_id, endpoint_id)
+    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
+    WHERE enabled = 1 AND json_each.value = 'signup.unsubscribed';
+END;
+
+CREATE TRIGGER webhook_signup_profile AFTER UPDATE OF role, breeds, country, locale ON waitlist
+WHEN (OLD.role IS NOT NEW.role OR OLD.breeds IS NOT NEW.breeds OR OLD.country IS NOT NEW.country OR OLD.locale IS NOT NEW.locale)
+  AND EXISTS (SELECT 1 FROM webhook_endpoints, json_each(webhook_endpoints.events) WHERE enabled = 1 AND json_each.value = 'signup.profile_updated')
+BEGIN
+  INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'signup.profile_updated', NEW.id,
+    json_object('id', NEW.id, 'role', NEW.role, 'country', NEW.country, 'breeds', json(NEW.breeds), 'locale', NEW.locale, 'source', coalesce(NEW.utm_source, NEW.referrer)));
+  INSERT INTO webhook_deliveries (event_id, endpoint_id)
+    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
+    WHERE enabled = 1 AND json_each.value = 'signup.profile_updated';
+END;
+
+-- The invitee's confirmation credited to its inviter: the invitee is the sign-up, the inviter its `inviter`.
+CREATE TRIGGER webhook_invite_confirmed AFTER UPDATE OF invite_credited_at ON waitlist
+WHEN OLD.invite_credited_at IS NULL AND NEW.invite_credited_at IS NOT NULL
+  AND EXISTS (SELECT 1 FROM webhook_endpoints, json_each(webhook_endpoints.events) WHERE enabled = 1 AND json_each.value = 'invite.confirmed')
+BEGIN
+  INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'invite.confirmed', NEW.id,
+    json_object('id', NEW.id, 'role', NEW.role, 'country', NEW.country, 'breeds', json(NEW.breeds), 'locale', NEW.locale, 'source', coalesce(NEW.utm_source, NEW.referrer), 'inviter', NEW.invited_by));
+  INSERT INTO webhook_deliveries (event_id, endpoint_id)
+    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
+    WHERE enabled = 1 AND json_each.value = 'invite.confirmed';
+END;

@@ -1,0 +1,329 @@
+// Webhooks with a real receiver (a local HTTP server that verifies with the standardwebhooks
+// package), on both stores (docs/decisions/018-webhooks.md): every event type arrives and
+// verifies; the address only with includeEmail; a receiver down for 30 s gets every event
+// afterwards under its first webhook-id; a 410 disables the endpoint; the old secret signs for a
+// day after a rotation; bad input is refused naming the field; private addresses are refused at
+// saving and never connected to.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { WebhookAttempt, WebhookEndpoint } from '../../contract/webhooks'
+import { confirmOnPage, joinWithLink } from '../support/page-links'
+import { startReceiver, type Receiver } from '../support/receiver'
+import { startServer, type TestServer } from '../support/server'
+import { STORES } from '../support/stores'
+import { runSql, sameSql } from '../support/team'
+
+const ADMIN_TOKEN = 'webhook-tests-admin-token-0123456789'
+
+const admin =
+  (server: TestServer) =>
+  (path: string, init: { method?: string; body?: unknown } = {}) =>
+    fetch(`${server.url}/admin/api${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    })
+const form = (server: TestServer, path: string, body: string) =>
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+    redirect: 'manual',
+  })
+
+describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
+  let server: TestServer
+  let receiver: Receiver
+  const receivers: Receiver[] = []
+  beforeAll(async () => {
+    if (!available) return
+    server = await startServer(
+      { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCALE: '0.02', MAIL_RATE_PER_SECOND: '0', FORM_MIN_SECONDS: '0' },
+      kind,
+    )
+  })
+  afterEach(async () => {
+    for (const r of receivers.splice(0)) await r.close().catch(() => undefined)
+    if (!available) return
+    // Each test's endpoints go with it.
+    for (const endpoint of (await (await admin(server)('/webhooks')).json()) as WebhookEndpoint[])
+      await admin(server)(`/webhooks/${endpoint.id}`, { method: 'DELETE' })
+  })
+  afterAll(() => server?.close())
+
+  async function endpoint(body: Record<string, unknown>): Promise<WebhookEndpoint & { secret: string }> {
+    receiver = await startReceiver()
+    receivers.push(receiver)
+    const answer = await admin(server)('/webhooks', { method: 'POST', body: { url: receiver.url, ...body } })
+    expect(answer.status, await answer.clone().text()).toBe(201)
+    const made = (await answer.json()) as WebhookEndpoint & { secret: string }
+    receiver.secrets.push(made.secret)
+    return made
+  }
+
+  it.skipIf(!available)(
+    'delivers every event type, signed, thin, each under one webhook-id, and the address only where asked',
+    async () => {
+      const all = await endpoint({
+        events: [
+          'signup.created',
+          'signup.confirmed',
+          'signup.profile_updated',
+          'signup.unsubscribed',
+          'signup.deleted',
+          'invite.confirmed',
+          'campaign.finished',
+          'country.ready',
+        ],
+        description: 'CRM',
+      })
+      expect(all.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+      expect(Buffer.from(all.secret.slice(6), 'base64')).toHaveLength(32)
+      const withAddress = await startReceiver()
+      receivers.push(withAddress)
+      const second = await admin(server)('/webhooks', {
+        method: 'POST',
+        body: { url: withAddress.url, events: ['signup.created'], includeEmail: true },
+      })
+      withAddress.secrets.push(((await second.json()) as { secret: string }).secret)
+
+      // A country whose meter fills with one confirmed breeder.
+      expect(
+        (
+          await admin(server)('/launch-targets', {
+            method: 'PUT',
+            body: { default: { breeders: 50, owners: 50 }, countries: { IE: { breeders: 1, owners: 0 } } },
+          })
+        ).status,
+      ).toBe(200)
+      const ada = await joinWithLink(server, 'ada@example.com', { utm_source: 'dogshow' })
+      await confirmOnPage(server, ada.token)
+      expect((await form(server, `/me/${ada.token}/profile`, 'role=breeder&breed=Whippet&country=IE')).status).toBe(303)
+      const code = (await server.app.store.visitors.data(ada.id)).invite.code
+      const bea = await joinWithLink(server, 'bea@example.com', { invite: code })
+      await confirmOnPage(server, bea.token)
+      // The endpoint that asked for the address gets it (while the sign-up exists: a deleted one's is gone).
+      await withAddress.until((got) => got.length >= 2)
+      expect(withAddress.received.map((r) => r.data.email).sort()).toEqual(['ada@example.com', 'bea@example.com'])
+      // A campaign to the two of them, sent to its end.
+      const sent = await admin(server)('/campaigns', {
+        method: 'POST',
+        body: { subject: 'Hello', markdown: 'Hello.', segment: {}, send: true },
+      })
+      expect(sent.status).toBe(201)
+      expect((await form(server, `/me/${bea.token}/unsubscribe`, '')).status).toBe(303)
+      expect((await form(server, `/me/${bea.token}/delete`, 'confirm=yes')).status).toBe(303)
+
+      const types = [
+        'signup.created',
+        'signup.confirmed',
+        'signup.profile_updated',
+        'signup.unsubscribed',
+        'signup.deleted',
+        'invite.confirmed',
+        'campaign.finished',
+        'country.ready',
+      ]
+      await receiver.until((got) => types.every((type) => got.some((r) => r.type === type)))
+      expect(receiver.rejected).toBe(0)
+      const created = receiver.received.filter((r) => r.type === 'signup.created')
+      expect(created.map((r) => r.data.id).sort()).toEqual([ada.id, bea.id].sort())
+      expect(created.find((r) => r.data.id === ada.id)?.data).toEqual({
+        id: ada.id,
+        role: null,
+        country: null,
+        breeds: [],
+        locale: 'en',
+        source: 'dogshow',
+      })
+      expect(receiver.received.find((r) => r.type === 'signup.profile_updated')?.data).toMatchObject({
+        id: ada.id,
+        role: 'breeder',
+        country: 'IE',
+        breeds: ['Whippet'],
+      })
+      expect(receiver.received.find((r) => r.type === 'invite.confirmed')?.data).toMatchObject({ id: bea.id, inviter: ada.id })
+      expect(receiver.received.find((r) => r.type === 'country.ready')?.data).toMatchObject({ country: 'IE', breeders: 1 })
+      expect(receiver.received.find((r) => r.type === 'campaign.finished')?.data).toMatchObject({ recipients: 2 })
+      expect(receiver.received.find((r) => r.type === 'signup.deleted')?.data).toMatchObject({ id: bea.id })
+      for (const got of receiver.received) {
+        expect(got.headers['content-type']).toBe('application/json')
+        expect(got.id).toMatch(/^msg_[0-9a-f]{32}$/)
+        expect(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(120)
+        expect(JSON.stringify(got.data)).not.toMatch(/@example\.com/)
+      }
+      // One webhook-id per event: no event arrived twice under two ids.
+      const ids = receiver.received.map((r) => r.id)
+      expect(new Set(ids).size).toBe(ids.length)
+      // The audit log says which endpoint asked for addresses.
+      const log = (await (await admin(server)('/audit?limit=50')).json()) as {
+        items: { action: string; detail: { includeEmail?: boolean } | null }[]
+      }
+      expect(log.items).toContainEqual(
+        expect.objectContaining({ action: 'webhook created', detail: expect.objectContaining({ includeEmail: true }) }),
+      )
+      // The delivery log: time, event, attempt, status, duration, the answer's first bytes.
+      const deliveries = (await (await admin(server)(`/webhooks/${all.id}/deliveries`)).json()) as { items: WebhookAttempt[] }
+      expect(deliveries.items.length).toBeGreaterThanOrEqual(types.length)
+      expect(deliveries.items[0]).toMatchObject({ status: 204, state: 'delivered', attempt: 1 })
+    },
+  )
+
+  it.skipIf(!available)(
+    'keeps every event while the receiver is down for 30 s, then delivers each under its first webhook-id',
+    { timeout: 120_000 },
+    async () => {
+      const made = await endpoint({ events: ['signup.created'] })
+      const { port } = receiver
+      await receiver.close()
+      for (let i = 0; i < 5; i++)
+        expect(
+          (
+            await fetch(`${server.url}/rest/v1/waitlist`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ email: `down${i}@example.com` }),
+            })
+          ).status,
+        ).toBe(201)
+      await new Promise((resolve) => setTimeout(resolve, 30_000))
+      const failed = (await (await admin(server)(`/webhooks/${made.id}/deliveries?limit=200`)).json()) as { items: WebhookAttempt[] }
+      expect(failed.items.length).toBeGreaterThanOrEqual(10) // two attempts or more each, all refused
+      expect(failed.items.every((a) => a.status === null && a.error !== null)).toBe(true)
+      const firstIds = new Set(failed.items.map((a) => a.webhookId))
+      expect(firstIds.size).toBe(5)
+      receiver = await startReceiver([made.secret], port)
+      receivers.push(receiver)
+      await receiver.until((got) => got.length >= 5, 60_000)
+      expect(new Set(receiver.received.map((r) => r.id))).toEqual(firstIds)
+    },
+  )
+
+  it.skipIf(!available)('disables an endpoint that answers 410, and honours Retry-After', async () => {
+    const gone = await endpoint({ events: ['signup.created'] })
+    receiver.answer(() => ({ status: 410 }))
+    await fetch(`${server.url}/rest/v1/waitlist`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'gone@example.com' }),
+    })
+    for (let i = 0; i < 100 && (await server.app.store.webhooks.endpoint(gone.id))?.enabled; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    const after = (await (await admin(server)('/webhooks')).json()) as WebhookEndpoint[]
+    expect(after.find((e) => e.id === gone.id)).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone' })
+    const connections = receiver.connections
+    await fetch(`${server.url}/rest/v1/waitlist`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'gone2@example.com' }),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    expect(receiver.connections).toBe(connections)
+
+    const busy = await endpoint({ events: ['signup.created'] })
+    receiver.answer((n) => (n === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 204 }))
+    const started = Date.now()
+    await fetch(`${server.url}/rest/v1/waitlist`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'busy@example.com' }),
+    })
+    await receiver.until((got) => got.length === 1)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000) // not the 100 ms the scaled schedule says
+    const log = (await (await admin(server)(`/webhooks/${busy.id}/deliveries`)).json()) as { items: WebhookAttempt[] }
+    expect(log.items.map((a) => [a.attempt, a.status])).toEqual([
+      [2, 204],
+      [1, 503],
+    ])
+  })
+
+  it.skipIf(!available)(
+    'signs with both secrets for a day after a rotation, sends a test event on asking (rate-limited), and resends',
+    async () => {
+      const made = await endpoint({ events: ['signup.confirmed'] })
+      const rotated = await admin(server)(`/webhooks/${made.id}/rotate`, { method: 'POST', body: {} })
+      const { secret } = (await rotated.json()) as { secret: string }
+      expect(secret).not.toBe(made.secret)
+      receiver.secrets.splice(0, receiver.secrets.length, secret, made.secret)
+      expect((await admin(server)(`/webhooks/${made.id}/test`, { method: 'POST', body: {} })).status).toBe(202)
+      await receiver.until((got) => got.length === 1)
+      expect(receiver.received[0]).toMatchObject({ type: 'webhook.test', verifiedBy: [secret, made.secret] })
+      expect(String(receiver.received[0]?.headers['webhook-signature']).split(' ')).toHaveLength(2)
+      const statuses = []
+      for (let i = 0; i < 5; i++) statuses.push((await admin(server)(`/webhooks/${made.id}/test`, { method: 'POST', body: {} })).status)
+      expect(statuses).toEqual([202, 202, 202, 202, 429])
+      await receiver.until((got) => got.length === 5)
+      // Resending one delivery sends it again under the same webhook-id.
+      const log = (await (await admin(server)(`/webhooks/${made.id}/deliveries`)).json()) as { items: WebhookAttempt[] }
+      const first = log.items.at(-1)
+      expect(
+        (await admin(server)(`/webhooks/${made.id}/deliveries/${first?.deliveryId}/resend`, { method: 'POST', body: {} })).status,
+      ).toBe(202)
+      await receiver.until((got) => got.length === 6)
+      expect(receiver.received[5]?.id).toBe(first?.webhookId)
+    },
+  )
+
+  it.skipIf(!available)('refuses bad input naming the field, saving nothing', async () => {
+    const strict = await startServer({ ADMIN_TOKEN }, kind)
+    try {
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ url: 'http://hooks.example.com/x', events: ['signup.created'] }, /^url: must start with https/],
+        [{ url: 'https://127.0.0.1/x', events: ['signup.created'] }, /^url: not a public address/],
+        [{ url: 'https://10.0.0.1/x', events: ['signup.created'] }, /^url: not a public address/],
+        [{ url: 'https://169.254.169.254/latest/meta-data', events: ['signup.created'] }, /^url: not a public address/],
+        [{ url: 'https://[::1]/x', events: ['signup.created'] }, /^url: not a public address/],
+        [{ url: 'https://[::ffff:10.0.0.1]/x', events: ['signup.created'] }, /^url: not a public address/],
+        [{ url: 'https://100.64.0.1/x', events: ['signup.created'] }, /^url: not a public address/],
+        [{ url: 'https://localhost/x', events: ['signup.created'] }, /^url: localhost resolves to .*, not a public address/],
+        [{ url: `https://hooks.example.com/${'a'.repeat(2048)}`, events: ['signup.created'] }, /^url: at most 2048 characters/],
+        [{ url: 'https://user:pass@hooks.example.com/x', events: ['signup.created'] }, /^url: must not carry a user name or password/],
+        [{ url: 'https://93.184.215.14/x', events: ['signup.made'] }, /^events: unknown event "signup.made"/],
+        [{ url: 'https://93.184.215.14/x', events: [] }, /^events: at least one/],
+      ]
+      for (const [body, message] of cases) {
+        const answer = await admin(strict)('/webhooks', { method: 'POST', body })
+        expect(answer.status, JSON.stringify(body)).toBe(400)
+        expect(((await answer.json()) as { message: string }).message).toMatch(message)
+      }
+      expect(await strict.app.store.webhooks.endpoints()).toEqual([])
+      // An endpoint that got into the store by another way is still never connected to.
+      const trap = await startReceiver()
+      receivers.push(trap)
+      await runSql(
+        strict,
+        sameSql(
+          "INSERT INTO webhook_endpoints (url, events, secret) VALUES (?, '[\"signup.created\"]', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')",
+        ),
+        [trap.url.replace('http:', 'https:')],
+      )
+      await runSql(
+        strict,
+        sameSql(
+          "INSERT INTO webhook_endpoints (url, events, secret) VALUES (?, '[\"signup.created\"]', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')",
+        ),
+        [trap.url.replace('http://127.0.0.1', 'https://localhost')],
+      )
+      await fetch(`${strict.url}/rest/v1/waitlist`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'trap@example.com' }),
+      })
+      const [first, second] = await strict.app.store.webhooks.endpoints()
+      let attempts: WebhookAttempt[] = []
+      for (let i = 0; i < 100 && attempts.length < 2; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        attempts = [
+          ...((await (await admin(strict)(`/webhooks/${first?.id}/deliveries`)).json()) as { items: WebhookAttempt[] }).items,
+          ...((await (await admin(strict)(`/webhooks/${second?.id}/deliveries`)).json()) as { items: WebhookAttempt[] }).items,
+        ]
+      }
+      expect(attempts.map((a) => a.error).sort()).toEqual([
+        expect.stringMatching(/^localhost resolves to 127\.0\.0\.1, not a public address/),
+        'refused: not a public address',
+      ])
+      expect(trap.connections).toBe(0)
+    } finally {
+      await strict.close()
+    }
+  })
+})
