@@ -148,6 +148,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     log: app.log,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     retryScale: config.WEBHOOK_RETRY_SCALE,
+    // The owners' mails were queued with the change: send them now.
+    onDisabled: async () => mailer.nudge(),
   })
   const views = createViewCounter({ growth: store.growth, log: app.log, enabled: config.COUNT_PAGE_VIEWS })
   // The audit log keeps a year (docs/decisions/017-the-team.md): older lines go, hourly.

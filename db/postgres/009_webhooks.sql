@@ -110,3 +110,13 @@ END $$;
 
 CREATE TRIGGER waitlist_webhooks AFTER INSERT OR DELETE OR UPDATE OF confirmed_at, unsubscribed_at, role, breeds, country, locale, invite_credited_at
   ON waitlist FOR EACH ROW EXECUTE FUNCTION waitlist_webhooks();
+
+-- An owner's mail about a disabled endpoint goes through the outbox too: a third kind of
+-- recipient, an operator, and the mail's words in `note`.
+ALTER TABLE outbox ADD COLUMN operator_id integer REFERENCES operators (id) ON DELETE CASCADE;
+ALTER TABLE outbox ADD COLUMN note jsonb;
+ALTER TABLE outbox DROP CONSTRAINT outbox_kind;
+ALTER TABLE outbox ADD CONSTRAINT outbox_kind CHECK (kind IN ('confirm', 'campaign', 'team-invite', 'team-sign-in', 'webhook-disabled'));
+ALTER TABLE outbox DROP CONSTRAINT outbox_recipient;
+ALTER TABLE outbox ADD CONSTRAINT outbox_recipient CHECK (num_nonnulls(signup_id, link_id, operator_id) = 1);
+CREATE INDEX outbox_operator ON outbox (operator_id);

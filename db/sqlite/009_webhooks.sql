@@ -137,3 +137,41 @@ BEGIN
     SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
     WHERE enabled = 1 AND json_each.value = 'invite.confirmed';
 END;
+
+-- An owner's mail about a disabled endpoint goes through the outbox too: a third kind of
+-- recipient, an operator, and the mail's words in `note`. The table is made again (SQLite cannot
+-- change a CHECK in place), rows and indexes kept.
+CREATE TABLE outbox_new (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  signup_id       INTEGER REFERENCES waitlist (id) ON DELETE CASCADE,
+  link_id         INTEGER REFERENCES operator_links (id) ON DELETE CASCADE,
+  operator_id     INTEGER REFERENCES operators (id) ON DELETE CASCADE,
+  kind            TEXT NOT NULL CONSTRAINT outbox_kind CHECK (kind IN ('confirm', 'campaign', 'team-invite', 'team-sign-in', 'webhook-disabled')),
+  campaign_id     INTEGER,
+  -- The Message-ID's left part, fixed when the row is made: a resend is the same message.
+  message_key     TEXT NOT NULL UNIQUE,
+  state           TEXT NOT NULL DEFAULT 'queued' CONSTRAINT outbox_state CHECK (state IN ('queued', 'sending', 'sent', 'failed', 'bounced')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  lease_until     TEXT,
+  -- The token this mail carries, in clear only until the mail is sent or given up.
+  token           TEXT,
+  -- What an operator's notice says (JSON).
+  note            TEXT CONSTRAINT outbox_note CHECK (note IS NULL OR json_valid(note)),
+  last_error      TEXT,
+  created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  sent_at         TEXT,
+  CONSTRAINT outbox_recipient CHECK ((signup_id IS NOT NULL) + (link_id IS NOT NULL) + (operator_id IS NOT NULL) = 1)
+);
+INSERT INTO outbox_new (id, signup_id, link_id, kind, campaign_id, message_key, state, attempts, next_attempt_at, lease_until, token, last_error, created_at, sent_at)
+  SELECT id, signup_id, link_id, kind, campaign_id, message_key, state, attempts, next_attempt_at, lease_until, token, last_error, created_at, sent_at FROM outbox;
+DROP TABLE outbox;
+ALTER TABLE outbox_new RENAME TO outbox;
+CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
+CREATE INDEX outbox_signup ON outbox (signup_id);
+CREATE INDEX outbox_link ON outbox (link_id);
+CREATE INDEX outbox_operator ON outbox (operator_id);
+CREATE UNIQUE INDEX outbox_campaign_recipient ON outbox (campaign_id, signup_id) WHERE campaign_id IS NOT NULL;
+CREATE INDEX outbox_campaign_state ON outbox (campaign_id, state) WHERE campaign_id IS NOT NULL;
+-- The claim's order: campaigns last (confirmations and operators' mails go first), then the longest due.
+CREATE INDEX outbox_claim ON outbox (kind = 'campaign', next_attempt_at, id) WHERE state IN ('queued', 'sending');

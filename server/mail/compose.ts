@@ -4,9 +4,9 @@
 import { ONE_CLICK_FIELD, ONE_CLICK_VALUE, VISITOR_PATH } from '../../contract/visitor.js'
 import type { Campaign, ClaimedMail, WaitlistStore } from '../store/types.js'
 import type { Locale } from '../../contract/locales.js'
-import { TEAM_PATHS } from '../../contract/paths.js'
+import { ADMIN_PAGE_PATH, TEAM_PATHS } from '../../contract/paths.js'
 import { campaignIn, renderCampaign } from './campaign.js'
-import { renderTeamMail } from './team-mail.js'
+import { renderTeamMail, renderWebhookDisabledMail } from './team-mail.js'
 import { type MailCopy, mailCopies } from './content.js'
 import { type MailLinks, type RenderedMail, renderConfirmation } from './templates.js'
 import type { OutgoingMail } from './transport.js'
@@ -39,6 +39,15 @@ export function createComposer(options: ComposerOptions): (mail: ClaimedMail) =>
   const domain = senderDomain(options.mailFrom)
   return async (mail): Promise<OutgoingMail> => {
     // The recipient's language, as it is when the mail is claimed (docs/decisions/016-languages.md).
+    if (mail.kind === 'webhook-disabled')
+      return {
+        from: options.mailFrom,
+        to: mail.to,
+        ...renderWebhookDisabledMail(options.product, mail.note ?? {}, `${options.siteUrl()}${ADMIN_PAGE_PATH}/webhooks`),
+        messageId: `<${mail.messageKey}@${domain}>`,
+        date: new Date(mail.createdAt),
+        headers: {},
+      }
     if (mail.kind === 'team-invite' || mail.kind === 'team-sign-in') {
       // An operator's link: no visitor's page, no unsubscribe (the mail is theirs to ask for).
       const path = mail.kind === 'team-invite' ? TEAM_PATHS.setup : TEAM_PATHS.signIn

@@ -24,6 +24,29 @@ const WORDS = {
   },
 } as const
 
+/** An owner's notice that the server disabled a webhook endpoint; `link` is the admin page's webhooks. */
+export function renderWebhookDisabledMail(product: string, note: Record<string, unknown>, link: string): RenderedMail {
+  const subject = `A webhook of the ${product} waitlist was disabled`
+  const paragraphs = [
+    `The endpoint ${String(note.url ?? '')} (webhook ${String(note.endpoint ?? '')}) was disabled: ${String(note.reason ?? '')}.`,
+    'Its events are kept. Once the endpoint answers again, enable it on the admin page and send the failed deliveries again.',
+  ]
+  return {
+    subject,
+    html: layoutHtml({
+      subject,
+      preheader: paragraphs[0] ?? '',
+      heading: 'A webhook was disabled',
+      bodyHtml: paragraphs.map((p) => `<p style="margin:0 0 14px">${escape(p)}</p>`).join('\n'),
+      button: { label: 'Open the webhooks', href: link },
+      note: 'You get this mail as an owner of the waitlist.',
+      product,
+      lang: 'en',
+    }),
+    text: `A webhook was disabled\n\n${paragraphs.join('\n\n')}\n\nOpen the webhooks: ${link}\n\n--\nYou get this mail as an owner of the waitlist.\n`,
+  }
+}
+
 /** An operator's mail: `link` is the setup (invitation) or sign-in address with its token. */
 export function renderTeamMail(kind: 'team-invite' | 'team-sign-in', product: string, link: string): RenderedMail {
   const words = kind === 'team-invite' ? WORDS.invite : WORDS.signIn

@@ -516,11 +516,12 @@ export const CLAIM_SQL = `WITH due AS (
     FOR UPDATE SKIP LOCKED
   )
   SELECT outbox.id::text AS id, kind, campaign_id::text AS campaign_id, message_key::text AS message_key, attempts,
-    ${iso('outbox.created_at')} AS created_at, token, coalesce(waitlist.email, operator_links.email) AS email,
-    coalesce(waitlist.locale, 'en') AS locale, signup_id::text AS signup_id, link_id
+    ${iso('outbox.created_at')} AS created_at, token, coalesce(waitlist.email, operator_links.email, operators.email) AS email,
+    coalesce(waitlist.locale, 'en') AS locale, signup_id::text AS signup_id, link_id, note
   FROM due JOIN outbox ON outbox.id = due.id
     LEFT JOIN waitlist ON waitlist.id = outbox.signup_id
     LEFT JOIN operator_links ON operator_links.id = outbox.link_id
+    LEFT JOIN operators ON operators.id = outbox.operator_id
   ORDER BY kind = 'campaign', next_attempt_at, outbox.id`
 
 function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
@@ -546,6 +547,7 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
     locale: Locale
     signup_id: string | null
     link_id: number | null
+    note: Record<string, unknown> | null
   }
   return {
     claim: (limit, leaseMs) =>
@@ -585,6 +587,7 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
             token: tokens[i] ?? '',
             to: mail.email,
             locale: mail.locale,
+            note: mail.note,
           }))
         }),
       ),

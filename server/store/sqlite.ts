@@ -334,11 +334,12 @@ export const CLAIM_SQL = `WITH due AS (
         ORDER BY kind = 'campaign', next_attempt_at, id
     LIMIT @limit
   )
-  SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, link_id,
-    coalesce(waitlist.email, operator_links.email) AS email, coalesce(waitlist.locale, 'en') AS locale
+  SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, link_id, outbox.signup_id, note,
+    coalesce(waitlist.email, operator_links.email, operators.email) AS email, coalesce(waitlist.locale, 'en') AS locale
   FROM due JOIN outbox ON outbox.id = due.id
     LEFT JOIN waitlist ON waitlist.id = outbox.signup_id
     LEFT JOIN operator_links ON operator_links.id = outbox.link_id
+    LEFT JOIN operators ON operators.id = outbox.operator_id
   ORDER BY kind = 'campaign', next_attempt_at, outbox.id`
 
 function createOutbox(db: Database.Database, run: Run): OutboxStore {
@@ -359,6 +360,8 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
       kind: ClaimedMail['kind']
       campaign_id: number | null
       link_id: number | null
+      signup_id: number | null
+      note: string | null
       message_key: string
       attempts: number
       created_at: string
@@ -369,7 +372,9 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
     return (due.all({ now: at, limit }) as Due[]).map((mail) => {
       // The mail's token is made when it is first claimed and kept until it is sent, so a resend is the same message.
       const token = mail.token ?? newToken()
-      if (mail.token === null) (mail.link_id === null ? addToken : addLinkToken).run({ hash: hashToken(token), id: mail.id })
+      // An operator's notice links to nothing of theirs: it has no token to keep.
+      if (mail.token === null && (mail.signup_id !== null || mail.link_id !== null))
+        (mail.link_id === null ? addToken : addLinkToken).run({ hash: hashToken(token), id: mail.id })
       lease.run({ id: mail.id, leaseUntil, token })
       return {
         id: mail.id,
@@ -381,6 +386,7 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
         token,
         to: mail.email,
         locale: mail.locale,
+        note: mail.note === null ? null : (JSON.parse(mail.note) as Record<string, unknown>),
       }
     })
   })

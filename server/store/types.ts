@@ -92,7 +92,7 @@ export interface VisitorStore {
 export interface ClaimedMail {
   id: number
   /** A visitor's confirmation or campaign mail, or an operator's invitation or sign-in link. */
-  kind: 'confirm' | 'campaign' | 'team-invite' | 'team-sign-in'
+  kind: 'confirm' | 'campaign' | 'team-invite' | 'team-sign-in' | 'webhook-disabled'
   campaignId: number | null
   messageKey: string
   /** This attempt's number (1 for the first). */
@@ -104,6 +104,8 @@ export interface ClaimedMail {
   to: string
   /** The recipient's language, as it is when the mail is claimed. */
   locale: Locale
+  /** What an operator's notice says (a disabled webhook's address and why). */
+  note: Record<string, unknown> | null
 }
 
 export interface OutboxStore {

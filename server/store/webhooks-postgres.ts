@@ -162,11 +162,19 @@ export function createPostgresWebhooks(pool: pg.Pool, run: Run): WebhookStore {
               outcome.at,
               delivery.endpoint.id,
             ])
-          if (outcome.disable !== null)
+          if (outcome.disable !== null) {
             await client.query('UPDATE webhook_endpoints SET enabled = false, disabled_reason = $1, updated_at = now() WHERE id = $2', [
               outcome.disable,
               delivery.endpoint.id,
             ])
+            // The owners are told by mail, queued with the change.
+            await client.query(
+              `INSERT INTO outbox (operator_id, kind, message_key, note)
+               SELECT id, 'webhook-disabled', gen_random_uuid(), jsonb_build_object('endpoint', $1::int, 'url', $2::text, 'reason', $3::text)
+               FROM operators WHERE role = 'owner' AND disabled_at IS NULL`,
+              [delivery.endpoint.id, delivery.endpoint.url, outcome.disable],
+            )
+          }
         }),
       ),
     announce: (key, type, data) =>

@@ -24,6 +24,8 @@ const toEndpoint = (row: EndpointRow): WebhookEndpointRecord => ({
 
 export function createSqliteWebhooks(db: Database.Database, run: Run): WebhookStore {
   const writeAudit = auditWriter(db)
+  // One process per file: whatever was being delivered when it last stopped is due again now.
+  db.prepare(`UPDATE webhook_deliveries SET state = 'pending', lease_until = NULL WHERE state = 'delivering'`).run()
   const endpointById = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?')
   const insertEvent = db.prepare('INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES (?, ?, NULL, ?)')
   const fanOut = db.prepare(
@@ -115,12 +117,19 @@ export function createSqliteWebhooks(db: Database.Database, run: Run): WebhookSt
         outcome.at,
         delivery.endpoint.id,
       )
-    if (outcome.disable !== null)
+    if (outcome.disable !== null) {
       db.prepare('UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?').run(
         outcome.disable,
         outcome.at,
         delivery.endpoint.id,
       )
+      // The owners are told by mail, queued with the change.
+      db.prepare(
+        `INSERT INTO outbox (operator_id, kind, message_key, note, next_attempt_at, created_at)
+         SELECT id, 'webhook-disabled', lower(hex(randomblob(16))), json_object('endpoint', ?, 'url', ?, 'reason', ?), ?, ?
+         FROM operators WHERE role = 'owner' AND disabled_at IS NULL`,
+      ).run(delivery.endpoint.id, delivery.endpoint.url, outcome.disable, outcome.at, outcome.at)
+    }
   })
 
   return {

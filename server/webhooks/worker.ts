@@ -18,8 +18,8 @@ export const WEBHOOK_TIMEOUT_MS = 15_000
 /** How much of an answer is read (and the log keeps 200 bytes of it). */
 export const WEBHOOK_READ_BYTES = 4096
 const LOG_BYTES = 200
-/** A claim's lease: longer than the timeout, so a delivery under way is never taken by another. */
-const LEASE_MS = 60_000
+/** A claim's lease: twice the timeout, so a delivery under way is never taken by another. */
+const LEASE_MS = 2 * WEBHOOK_TIMEOUT_MS
 /** The longest wait a Retry-After may ask for. */
 const RETRY_AFTER_MAX_MS = 10 * 60 * 60_000
 

@@ -10,7 +10,7 @@ import { confirmOnPage, joinWithLink } from '../support/page-links'
 import { startReceiver, type Receiver } from '../support/receiver'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
-import { runSql, sameSql } from '../support/team'
+import { joinTeam, runSql, sameSql, teamLinkFor } from '../support/team'
 
 const ADMIN_TOKEN = 'webhook-tests-admin-token-0123456789'
 
@@ -40,6 +40,7 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
       { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCALE: '0.02', MAIL_RATE_PER_SECOND: '0', FORM_MIN_SECONDS: '0' },
       kind,
     )
+    await joinTeam(server, 'owner@kennect.example', 'owner')
   })
   afterEach(async () => {
     for (const r of receivers.splice(0)) await r.close().catch(() => undefined)
@@ -210,6 +211,9 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
       await new Promise((resolve) => setTimeout(resolve, 50))
     const after = (await (await admin(server)('/webhooks')).json()) as WebhookEndpoint[]
     expect(after.find((e) => e.id === gone.id)).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone' })
+    // The owners are told by mail (through the outbox: here, the local mailbox).
+    const notice = await teamLinkFor(server.config.MAIL_DIR, 'owner@kennect.example', '/admin/webhooks', new Set(), 15_000, true)
+    expect(notice).toBe(`${server.app.siteUrl()}/admin/webhooks`)
     const connections = receiver.connections
     await fetch(`${server.url}/rest/v1/waitlist`, {
       method: 'POST',

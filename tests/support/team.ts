@@ -176,9 +176,11 @@ export async function teamLinkFor(
   path: string,
   skip: ReadonlySet<string> = new Set(),
   timeoutMs = 15_000,
+  /** The link is the path itself, with no token after it (a notice's link to a page). */
+  bare = false,
 ): Promise<string> {
   const until = Date.now() + timeoutMs
-  const pattern = new RegExp(`https?://[^\\s"<>]+${path.replace(/\//g, '\\/')}/[A-Za-z0-9_-]{43}`, 'g')
+  const pattern = new RegExp(`https?://[^\\s"<>]+${path.replace(/\//g, '\\/')}${bare ? '(?![/\\w])' : '/[A-Za-z0-9_-]{43}'}`, 'g')
   while (Date.now() < until) {
     for (const name of existsSync(mailDir) ? readdirSync(mailDir).filter((n) => n.endsWith('.eml')) : []) {
       const mail = await simpleParser(readFileSync(join(mailDir, name)))
