@@ -12,6 +12,7 @@ import { printSegments, runCampaign } from './cli-campaigns.js'
 import { cliAudit, UsageError } from './cli-common.js'
 import { printFunnel, runLaunchTargets } from './cli-growth.js'
 import { runAudit, runOperator } from './cli-team.js'
+import { runWebhooks } from './cli-webhooks.js'
 import { type ExportFormat, exportChunks, signUps } from './export.js'
 import { loadVisitorPages } from '../visitor/pages.js'
 import { visitorDir } from '../paths.js'
@@ -46,6 +47,12 @@ Commands:
   operator list                         the team: role, enabled or not, passkeys
   audit [--limit N]                     the audit log, newest first (default 50 lines)
   audit purge --before DATE             delete the audit log's lines before DATE (it keeps a year)
+  webhooks list                         the webhook endpoints, enabled or not, and their events
+  webhooks add URL --event E… [--description D] [--include-email]
+                                        a new endpoint (https, a public address); prints its
+                                        signing secret once
+  webhooks test ID                      queue a test event for it (the running server sends it)
+  webhooks log ID [--limit N]           its delivery log, newest first
 
 
 Operator roles: owner, editor, viewer. Sign-ups' roles: breeder, owner, club, enthusiast.
@@ -132,6 +139,9 @@ export async function main(argv: string[]): Promise<number> {
       before: { type: 'string' },
       limit: { type: 'string' },
       'ready-countries': { type: 'boolean' },
+      event: { type: 'string', multiple: true },
+      description: { type: 'string' },
+      'include-email': { type: 'boolean' },
     },
   })
   const [command, ...rest] = positionals
@@ -139,7 +149,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP)
     return command === undefined && !values.help ? 1 : 0
   }
-  const since = command === 'campaign' || command === 'funnel' || command === 'audit' ? undefined : parseSince(values.since)
+  const since =
+    command === 'campaign' || command === 'funnel' || command === 'audit' || command === 'webhooks' ? undefined : parseSince(values.since)
   // The export is CSV unless told; the funnel is a table unless told.
   const format = values.format ?? (command === 'funnel' ? 'table' : 'csv')
   const formats = command === 'funnel' ? ['table', 'json'] : ['csv', 'json']
@@ -162,6 +173,8 @@ export async function main(argv: string[]): Promise<number> {
           process.stdout.write(text),
         )
       }
+      case 'webhooks':
+        return await runWebhooks(store, config, rest, values, (text) => process.stdout.write(text))
       case 'audit':
         return await runAudit(store, rest, { before: values.before, limit: values.limit }, (text) => process.stdout.write(text))
       case 'stats':

@@ -116,6 +116,57 @@ describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
     expect(after.map((item) => [item.actor, item.action])).toEqual([['command line', 'audit purged']])
   })
 
+  it.skipIf(!available)('adds, lists, tests and reads webhooks, refusing what the API refuses', async () => {
+    expect(await cli('webhooks', 'add', 'http://hooks.example.com/x', '--event', 'signup.created')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('must start with https'),
+    })
+    expect(await cli('webhooks', 'add', 'https://10.0.0.1/x', '--event', 'signup.created')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('not a public address'),
+    })
+    expect(await cli('webhooks', 'add', 'https://93.184.215.14/x', '--event', 'signup.made')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--event: unknown event'),
+    })
+    expect(await cli('webhooks', 'add', 'https://93.184.215.14/x')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--event: at least one'),
+    })
+    expect(await store.webhooks.endpoints()).toEqual([])
+    const added = await cli(
+      'webhooks',
+      'add',
+      'https://93.184.215.14/kennect',
+      '--event',
+      'signup.created',
+      '--event',
+      'signup.confirmed',
+      '--description',
+      'CRM',
+    )
+    expect(added.code).toBe(0)
+    const secret = /^(whsec_[A-Za-z0-9+/=]{44})$/m.exec(added.stdout)?.[1]
+    expect(secret).toBeDefined()
+    const [made] = await store.webhooks.endpoints()
+    expect(made).toMatchObject({
+      url: 'https://93.184.215.14/kennect',
+      events: ['signup.created', 'signup.confirmed'],
+      description: 'CRM',
+      secret,
+    })
+    expect((await cli('webhooks', 'list')).stdout).toMatch(
+      new RegExp(`^\\s+${made?.id}  enabled   https://93\\.184\\.215\\.14/kennect  signup\\.created,signup\\.confirmed$`, 'm'),
+    )
+    expect((await cli('webhooks', 'list')).stdout).not.toContain(secret)
+    expect(await cli('webhooks', 'test', String(made?.id))).toMatchObject({ code: 0 })
+    expect(await cli('webhooks', 'test', '999')).toMatchObject({ code: 2 })
+    expect(await cli('webhooks', 'log', String(made?.id))).toMatchObject({ code: 0, stdout: 'no delivery yet\n' })
+    const audit = await cli('audit', '--limit', '5')
+    expect(audit.stdout).toMatch(/command line\s+webhook test sent/)
+    expect(audit.stdout).toMatch(/command line\s+webhook created/)
+  })
+
   it.skipIf(!available)('explains itself and refuses bad input', async () => {
     const help = await cli('--help')
     expect(help.code).toBe(0)
