@@ -12,6 +12,7 @@ import type { LocalMailPreview, MailOverview, SignupsPage, Stats } from '../../c
 import type { CampaignDraft, CampaignProgress, CampaignRequest, Segments } from '../../contract/campaigns'
 import type { Funnel, LaunchTargets } from '../../contract/growth'
 import type { Locale } from '../../contract/locales'
+import type { WebhookAttempt, WebhookEndpoint } from '../../contract/webhooks'
 import {
   type ApiTokenSummary,
   type AuditPage,
@@ -174,6 +175,27 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
     addPasskey: async (challengeId: string, name: string, response: RegistrationResponseJSON): Promise<void> =>
       void (await call('/passkeys', { method: 'POST', json: { challengeId, name, response } })),
     removePasskey: async (id: string): Promise<void> => void (await call(`/passkeys/${encodeURIComponent(id)}`, { method: 'DELETE' })),
+    webhooks: async (): Promise<WebhookEndpoint[]> => (await call('/webhooks')).json(),
+    addWebhook: async (endpoint: {
+      url: string
+      events: string[]
+      description: string
+      includeEmail: boolean
+    }): Promise<WebhookEndpoint & { secret: string }> => (await call('/webhooks', { method: 'POST', json: endpoint })).json(),
+    changeWebhook: async (
+      id: number,
+      change: Partial<{ enabled: boolean; includeEmail: boolean; events: string[]; url: string; description: string }>,
+    ): Promise<void> => void (await call(`/webhooks/${id}`, { method: 'PATCH', json: change })),
+    removeWebhook: async (id: number): Promise<void> => void (await call(`/webhooks/${id}`, { method: 'DELETE' })),
+    rotateWebhook: async (id: number): Promise<{ secret: string; previousValidUntil: string }> =>
+      (await call(`/webhooks/${id}/rotate`, { method: 'POST' })).json(),
+    testWebhook: async (id: number): Promise<void> => void (await call(`/webhooks/${id}/test`, { method: 'POST' })),
+    webhookLog: async (id: number): Promise<{ items: WebhookAttempt[]; next: number | null }> =>
+      (await call(`/webhooks/${id}/deliveries?limit=50`)).json(),
+    resendDelivery: async (id: number, delivery: number): Promise<void> =>
+      void (await call(`/webhooks/${id}/deliveries/${delivery}/resend`, { method: 'POST' })),
+    resendFailed: async (id: number, since: string): Promise<{ resent: number }> =>
+      (await call(`/webhooks/${id}/resend`, { method: 'POST', json: { since } })).json(),
     audit: async (before?: number): Promise<AuditPage> =>
       (
         await call(`/audit?${new URLSearchParams(before === undefined ? { limit: '50' } : { limit: '50', before: String(before) })}`)

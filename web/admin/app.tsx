@@ -20,6 +20,7 @@ import { SetupView } from './views/setup/setup'
 import { SignInView } from './views/sign-in/sign-in'
 import { SignupsView } from './views/signups/signups'
 import { TeamView } from './views/team/team'
+import { WebhooksView } from './views/webhooks/webhooks'
 
 interface View {
   path: string
@@ -37,6 +38,7 @@ const VIEWS: readonly View[] = [
   { path: '/mail', label: copy.nav.mail, permission: 'mail:read', View: MailView },
   { path: '/team', label: copy.nav.team, permission: 'team:manage', View: TeamView },
   { path: '/audit', label: copy.nav.audit, permission: 'audit:read', View: AuditView },
+  { path: '/webhooks', label: copy.nav.webhooks, permission: 'webhooks:manage', View: WebhooksView },
   { path: '/account', label: copy.nav.account, permission: 'self', View: AccountView },
 ]
 
