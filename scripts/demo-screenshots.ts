@@ -12,6 +12,7 @@ import { confirmOnPage, joinWithLink } from '../tests/support/page-links'
 import { seedSignUps } from '../tests/support/seed'
 import type { TestServer } from '../tests/support/server'
 import { joinTeam } from '../tests/support/team'
+import { newWebhookSecret } from '../server/webhooks/routes'
 
 const outDir = process.argv[2] ?? 'docs/screenshots'
 const dir = mkdtempSync(join(tmpdir(), 'kennect-demo-'))
@@ -101,6 +102,18 @@ try {
     headers: { cookie: owner.cookie, origin: url, 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'sam@kennect.app', role: 'editor' }),
   })
+  // A webhook endpoint for the team's CRM (this machine reaches no such host: its log shows why).
+  await app.store.webhooks.addEndpoint(
+    {
+      url: 'https://hooks.example.com/kennect',
+      description: 'CRM',
+      events: ['signup.created', 'signup.confirmed', 'country.ready'],
+      enabled: true,
+      include_email: false,
+      secret: newWebhookSecret(),
+    },
+    { actorId: owner.id, actor: owner.email, action: 'webhook created', target: null, detail: null, requestId: null },
+  )
   // SITE_URL is https: the cookie is __Host- (Chromium keeps Secure cookies for localhost).
   const session = {
     name: owner.cookie.split('=')[0] ?? '',
@@ -130,9 +143,10 @@ try {
     for (const [view, wait] of [
       ['demand', /Ireland/],
       ['team', /vera@kennect\.app/],
+      ['webhooks', /hooks\.example\.com/],
     ] as const) {
       await page.goto(`${url}/admin/${view}`)
-      await page.getByRole('rowheader', { name: wait }).first().waitFor()
+      await page.getByText(wait).first().waitFor()
       await page.waitForLoadState('networkidle')
       const shot = `${outDir}/admin-${view}-${width}.png`
       await page.screenshot({ path: shot, fullPage: width === 1280 })

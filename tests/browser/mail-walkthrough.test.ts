@@ -32,6 +32,8 @@ describe.skipIf(!chromiumAvailable)('from a join to a confirmed sign-up, with th
     const preview = admin.getByRole('region', { name: copy.previewLabel(subject) })
     await preview.getByText('walker@example.com').waitFor()
     const mail = admin.frameLocator(`iframe[title="${copy.frameTitle}"]`)
+    // The preview's document is written first: the click goes to its link, not to a frame still loading.
+    await mail.getByRole('link', { name: mailCopy('Kennect').confirmation.button }).waitFor()
     const [visitorPage] = await Promise.all([
       admin.context().waitForEvent('page'),
       mail.getByRole('link', { name: mailCopy('Kennect').confirmation.button }).click(),
