@@ -267,6 +267,47 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
     },
   )
 
+  it.skipIf(!available)(
+    'follows no redirect, reads at most 4 KB of an answer, and sends the failed deliveries since a moment again',
+    async () => {
+      const elsewhere = await startReceiver()
+      receivers.push(elsewhere)
+      const made = await endpoint({ events: ['signup.created'] })
+      receiver.answer(() => ({ status: 302, headers: { location: elsewhere.url } }))
+      await fetch(`${server.url}/rest/v1/waitlist`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'moved@example.com' }),
+      })
+      let log: WebhookAttempt[] = []
+      for (let i = 0; i < 100 && log.length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        log = ((await (await admin(server)(`/webhooks/${made.id}/deliveries`)).json()) as { items: WebhookAttempt[] }).items
+      }
+      expect(log[0]).toMatchObject({ status: 302, state: 'pending' })
+      expect(elsewhere.connections).toBe(0)
+      // A huge answer: 4 KB are read, 200 bytes kept, and the delivery is recorded all the same.
+      receiver.answer(() => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(1_000_000) }))
+      await receiver.until((got) => got.length === 1)
+      for (let i = 0; i < 100 && log[0]?.state !== 'delivered'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        log = ((await (await admin(server)(`/webhooks/${made.id}/deliveries`)).json()) as { items: WebhookAttempt[] }).items
+      }
+      expect(log[0]).toMatchObject({ status: 200, state: 'delivered' })
+      expect(log[0]?.response).toHaveLength(200)
+      // Marked failed (as after its last retry), it is sent again on asking, under the same webhook-id.
+      await runSql(server, sameSql("UPDATE webhook_deliveries SET state = 'failed' WHERE endpoint_id = ?"), [made.id])
+      const again = await admin(server)(`/webhooks/${made.id}/resend`, {
+        method: 'POST',
+        body: { since: new Date(Date.now() - 60_000).toISOString() },
+      })
+      expect(await again.json()).toEqual({ resent: 1 })
+      expect((await admin(server)(`/webhooks/${made.id}/resend`, { method: 'POST', body: { since: 'yesterday' } })).status).toBe(400)
+      await receiver.until((got) => got.length === 2)
+      expect(receiver.received[1]?.id).toBe(receiver.received[0]?.id)
+    },
+  )
+
   it.skipIf(!available)('refuses bad input naming the field, saving nothing', async () => {
     const strict = await startServer({ ADMIN_TOKEN }, kind)
     try {

@@ -23,7 +23,7 @@ export interface Receiver {
   /** Every request that reached the server, verified or not. */
   connections: number
   /** The status (and headers) of the next answers; 204 unless told. */
-  answer: (respond: (request: number) => { status: number; headers?: Record<string, string> }) => void
+  answer: (respond: (request: number) => { status: number; headers?: Record<string, string>; body?: string }) => void
   secrets: string[]
   close: () => Promise<void>
   /** Resolves once `predicate` holds for what was received. */
@@ -31,7 +31,7 @@ export interface Receiver {
 }
 
 export async function startReceiver(secrets: string[] = [], port = 0): Promise<Receiver> {
-  let respond: (request: number) => { status: number; headers?: Record<string, string> } = () => ({ status: 204 })
+  let respond: (request: number) => { status: number; headers?: Record<string, string>; body?: string } = () => ({ status: 204 })
   let requests = 0
   const receiver: Receiver = {
     url: '',
@@ -73,7 +73,8 @@ export async function startReceiver(secrets: string[] = [], port = 0): Promise<R
         const parsed = JSON.parse(body) as { type: string; timestamp: string; data: Record<string, unknown> }
         receiver.received.push({ id: String(request.headers['webhook-id']), ...parsed, headers: request.headers, verifiedBy })
       }
-      response.writeHead(answer.status, answer.headers).end(answer.status === 204 ? undefined : 'ok')
+      response.on('error', () => undefined) // a sender that stops reading a long answer
+      response.writeHead(answer.status, answer.headers).end(answer.status === 204 ? undefined : (answer.body ?? 'ok'))
     })
   })
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
