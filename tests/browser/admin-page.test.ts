@@ -183,3 +183,38 @@ describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
     await page.context().close()
   })
 })
+
+describe.skipIf(!chromiumAvailable)('the admin chart with few days', () => {
+  const suite = useServerAndBrowser()
+
+  it.each([390, 1280])('draws every day label whole inside the canvas at %i px', async (width) => {
+    await suite.server.app.store.add(row(`few-${width}-a@example.com`))
+    await suite.server.app.store.add(row(`few-${width}-b@example.com`))
+    const context = await suite.browser.newContext({ viewport: { width, height: 900 } })
+    await ownerIn(context, suite.server)
+    const page = await context.newPage()
+    await page.addInitScript(() => {
+      type Label = { text: string; left: number; right: number; canvas: number }
+      const drawn: Label[] = ((window as unknown as { labels: Label[] }).labels = [])
+      const fillText = CanvasRenderingContext2D.prototype.fillText
+      CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
+        const width = this.measureText(String(text)).width
+        const left = this.textAlign === 'center' ? x - width / 2 : this.textAlign === 'right' || this.textAlign === 'end' ? x - width : x
+        drawn.push({ text: String(text), left, right: left + width, canvas: this.canvas.width })
+        return fillText.call(this, text, x, y, ...rest)
+      }
+    })
+    await page.goto(`${suite.server.url}/admin`)
+    await page.waitForFunction(() => (window as unknown as { labels: unknown[] }).labels.length > 1)
+    const labels = await page.evaluate(
+      () => (window as unknown as { labels: { text: string; left: number; right: number; canvas: number }[] }).labels,
+    )
+    const days = labels.filter((label) => /^\d{4}-\d\d-\d\d$/.test(label.text))
+    expect(days.length).toBeGreaterThan(0)
+    for (const day of days) {
+      expect(day.left, day.text).toBeGreaterThanOrEqual(0)
+      expect(day.right, day.text).toBeLessThanOrEqual(day.canvas)
+    }
+    await context.close()
+  })
+})

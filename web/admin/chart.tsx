@@ -6,6 +6,8 @@ import { TableRegion, td } from './table'
 
 const DAY_S = 86_400
 const HEIGHT_PX = 220
+/** Half a day label's width ("2026-11-24" at uPlot's 12 px), and a little more. */
+const LABEL_ROOM_PX = 40
 /** Steps between labelled days: whole days and weeks only, never hours. */
 const DAY_STEPS = [1, 2, 7, 14, 28, 56, 91, 182, 364].map((days) => days * DAY_S)
 
@@ -31,6 +33,9 @@ export function SignupsChart({ perDay, label }: { perDay: Stats['perDay']; label
         width: element.clientWidth,
         height: HEIGHT_PX,
         legend: { show: false },
+        // Room on the right for half the last day's label (uPlot centres labels on their day; with
+        // few days the last one sits at the very edge and was cut).
+        padding: [null, LABEL_ROOM_PX, null, null],
         // UTC throughout, as the days are counted (the browser's zone would shift the bars).
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
