@@ -146,11 +146,12 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
 
   // Group commit: one transaction, one fsync, for the sign-ups of one event-loop turn. (One
   // transaction per sign-up spends nearly all its time in fsync: 3,000/s on this machine.)
-  const insertBatch = db.transaction((rows: readonly WaitlistRow[]) =>
-    rows.map((row): Outcome<AddResult> => {
+  const insertBatch = db.transaction((rows: readonly WaitlistRow[]) => {
+    // One moment for the batch: its rows are committed together.
+    const at = now()
+    const cutoff = new Date(Date.parse(at) - CONFIRMATION_INTERVAL_MS).toISOString()
+    return rows.map((row): Outcome<AddResult> => {
       try {
-        const at = now()
-        const cutoff = new Date(Date.parse(at) - CONFIRMATION_INTERVAL_MS).toISOString()
         // An unknown code, or one of a deleted inviter, links nothing; nor does the inviter's own
         // mailbox under another spelling (docs/decisions/015-growth.md).
         const inviter = row.invite === null ? undefined : (inviterOf.get(row.invite) as { id: number; email: string } | undefined)
@@ -166,8 +167,8 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
         if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) return { ok: false, error }
         throw error
       }
-    }),
-  )
+    })
+  })
   const adds = createGroupCommit<WaitlistRow, AddResult>((rows) => {
     try {
       return insertBatch(rows)
