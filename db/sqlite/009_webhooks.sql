@@ -71,6 +71,15 @@ CREATE TABLE webhook_announced (
   at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
+-- Each event gets a delivery to every enabled endpoint that takes its type, whoever writes it (the
+-- triggers below, or the worker's announcements). A test event names its one endpoint itself.
+CREATE TRIGGER webhook_fan_out AFTER INSERT ON webhook_events
+BEGIN
+  INSERT INTO webhook_deliveries (event_id, endpoint_id)
+    SELECT NEW.id, webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
+    WHERE enabled = 1 AND json_each.value = NEW.type;
+END;
+
 -- A sign-up as an event carries it: id, role, country, breeds, locale, source; never the address
 -- (added at sending, for an endpoint that asks for it).
 CREATE TRIGGER webhook_signup_created AFTER INSERT ON waitlist
@@ -78,9 +87,6 @@ WHEN EXISTS (SELECT 1 FROM webhook_endpoints, json_each(webhook_endpoints.events
 BEGIN
   INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'signup.created', NEW.id,
     json_object('id', NEW.id, 'role', NEW.role, 'country', NEW.country, 'breeds', json(NEW.breeds), 'locale', NEW.locale, 'source', coalesce(NEW.utm_source, NEW.referrer)));
-  INSERT INTO webhook_deliveries (event_id, endpoint_id)
-    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
-    WHERE enabled = 1 AND json_each.value = 'signup.created';
 END;
 
 CREATE TRIGGER webhook_signup_deleted AFTER DELETE ON waitlist
@@ -88,9 +94,6 @@ WHEN EXISTS (SELECT 1 FROM webhook_endpoints, json_each(webhook_endpoints.events
 BEGIN
   INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'signup.deleted', OLD.id,
     json_object('id', OLD.id, 'role', OLD.role, 'country', OLD.country, 'breeds', json(OLD.breeds), 'locale', OLD.locale, 'source', coalesce(OLD.utm_source, OLD.referrer)));
-  INSERT INTO webhook_deliveries (event_id, endpoint_id)
-    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
-    WHERE enabled = 1 AND json_each.value = 'signup.deleted';
 END;
 
 CREATE TRIGGER webhook_signup_confirmed AFTER UPDATE OF confirmed_at ON waitlist
@@ -99,9 +102,6 @@ WHEN OLD.confirmed_at IS NULL AND NEW.confirmed_at IS NOT NULL
 BEGIN
   INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'signup.confirmed', NEW.id,
     json_object('id', NEW.id, 'role', NEW.role, 'country', NEW.country, 'breeds', json(NEW.breeds), 'locale', NEW.locale, 'source', coalesce(NEW.utm_source, NEW.referrer)));
-  INSERT INTO webhook_deliveries (event_id, endpoint_id)
-    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
-    WHERE enabled = 1 AND json_each.value = 'signup.confirmed';
 END;
 
 CREATE TRIGGER webhook_signup_unsubscribed AFTER UPDATE OF unsubscribed_at ON waitlist
@@ -110,9 +110,6 @@ WHEN OLD.unsubscribed_at IS NULL AND NEW.unsubscribed_at IS NOT NULL
 BEGIN
   INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'signup.unsubscribed', NEW.id,
     json_object('id', NEW.id, 'role', NEW.role, 'country', NEW.country, 'breeds', json(NEW.breeds), 'locale', NEW.locale, 'source', coalesce(NEW.utm_source, NEW.referrer)));
-  INSERT INTO webhook_deliveries (event_id, endpoint_id)
-    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
-    WHERE enabled = 1 AND json_each.value = 'signup.unsubscribed';
 END;
 
 CREATE TRIGGER webhook_signup_profile AFTER UPDATE OF role, breeds, country, locale ON waitlist
@@ -121,9 +118,6 @@ WHEN (OLD.role IS NOT NEW.role OR OLD.breeds IS NOT NEW.breeds OR OLD.country IS
 BEGIN
   INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'signup.profile_updated', NEW.id,
     json_object('id', NEW.id, 'role', NEW.role, 'country', NEW.country, 'breeds', json(NEW.breeds), 'locale', NEW.locale, 'source', coalesce(NEW.utm_source, NEW.referrer)));
-  INSERT INTO webhook_deliveries (event_id, endpoint_id)
-    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
-    WHERE enabled = 1 AND json_each.value = 'signup.profile_updated';
 END;
 
 -- The invitee's confirmation credited to its inviter: the invitee is the sign-up, the inviter its `inviter`.
@@ -133,9 +127,6 @@ WHEN OLD.invite_credited_at IS NULL AND NEW.invite_credited_at IS NOT NULL
 BEGIN
   INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES ('msg_' || lower(hex(randomblob(16))), 'invite.confirmed', NEW.id,
     json_object('id', NEW.id, 'role', NEW.role, 'country', NEW.country, 'breeds', json(NEW.breeds), 'locale', NEW.locale, 'source', coalesce(NEW.utm_source, NEW.referrer), 'inviter', NEW.invited_by));
-  INSERT INTO webhook_deliveries (event_id, endpoint_id)
-    SELECT (SELECT max(id) FROM webhook_events), webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events)
-    WHERE enabled = 1 AND json_each.value = 'invite.confirmed';
 END;
 
 -- An owner's mail about a disabled endpoint goes through the outbox too: a third kind of

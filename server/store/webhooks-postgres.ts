@@ -11,20 +11,6 @@ const ENDPOINT = `SELECT id, url, description, events, enabled, include_email, s
   disabled_reason, ${iso('failing_since')} AS failing_since, ${iso('created_at')} AS created_at, ${iso('updated_at')} AS updated_at FROM webhook_endpoints`
 
 export function createPostgresWebhooks(pool: pg.Pool, run: Run): WebhookStore {
-  const emitTo = async (client: pg.PoolClient, type: string, data: Record<string, unknown>, endpointId: number | null) => {
-    const { rows } = await client.query<{ id: string }>(
-      'INSERT INTO webhook_events (message_id, type, data) VALUES ($1, $2, $3) RETURNING id::text AS id',
-      [newMessageId(), type, JSON.stringify(data)],
-    )
-    const event = rows[0]?.id
-    if (endpointId === null)
-      await client.query(
-        'INSERT INTO webhook_deliveries (event_id, endpoint_id) SELECT $1, id FROM webhook_endpoints WHERE enabled AND events ? $2',
-        [event, type],
-      )
-    else await client.query('INSERT INTO webhook_deliveries (event_id, endpoint_id) VALUES ($1, $2)', [event, endpointId])
-  }
-
   return {
     endpoints: () => run(async () => (await pool.query<WebhookEndpointRecord>(`${ENDPOINT} ORDER BY id`)).rows),
     endpoint: (id) => run(async () => (await pool.query<WebhookEndpointRecord>(`${ENDPOINT} WHERE id = $1`, [id])).rows[0]),
@@ -182,8 +168,8 @@ export function createPostgresWebhooks(pool: pg.Pool, run: Run): WebhookStore {
         inTransaction(pool, async (client) => {
           if (((await client.query('INSERT INTO webhook_announced (key) VALUES ($1) ON CONFLICT DO NOTHING', [key])).rowCount ?? 0) === 0)
             return false
-          if ((await client.query('SELECT 1 FROM webhook_endpoints WHERE enabled AND events ? $1 LIMIT 1', [type])).rowCount)
-            await emitTo(client, type, data, null)
+          // The same function the sign-up trigger calls: an event only for a type some endpoint takes.
+          await client.query('SELECT webhook_emit($1, NULL, $2::jsonb)', [type, JSON.stringify(data)])
           return true
         }),
       ),
@@ -191,7 +177,12 @@ export function createPostgresWebhooks(pool: pg.Pool, run: Run): WebhookStore {
       run(() =>
         inTransaction(pool, async (client) => {
           if (!(await client.query('SELECT 1 FROM webhook_endpoints WHERE id = $1', [endpointId])).rowCount) return false
-          await emitTo(client, 'webhook.test', data, endpointId)
+          // A test event goes to its one endpoint, whatever it takes.
+          await client.query(
+            `WITH event AS (INSERT INTO webhook_events (message_id, type, data) VALUES ($1, 'webhook.test', $2) RETURNING id)
+             INSERT INTO webhook_deliveries (event_id, endpoint_id) SELECT id, $3 FROM event`,
+            [newMessageId(), JSON.stringify(data), endpointId],
+          )
           await writeAudit(client, audit)
           return true
         }),

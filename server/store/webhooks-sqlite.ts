@@ -28,10 +28,6 @@ export function createSqliteWebhooks(db: Database.Database, run: Run): WebhookSt
   db.prepare(`UPDATE webhook_deliveries SET state = 'pending', lease_until = NULL WHERE state = 'delivering'`).run()
   const endpointById = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?')
   const insertEvent = db.prepare('INSERT INTO webhook_events (message_id, type, signup_id, data) VALUES (?, ?, NULL, ?)')
-  const fanOut = db.prepare(
-    `INSERT INTO webhook_deliveries (event_id, endpoint_id)
-     SELECT ?, webhook_endpoints.id FROM webhook_endpoints, json_each(webhook_endpoints.events) WHERE enabled = 1 AND json_each.value = ?`,
-  )
 
   const claimTx = db.transaction((limit: number, leaseMs: number): ClaimedDelivery[] => {
     const at = now()
@@ -215,8 +211,8 @@ export function createSqliteWebhooks(db: Database.Database, run: Run): WebhookSt
             )
             .get(type)
           if (!subscribed) return true
-          const event = Number(insertEvent.run(newMessageId(), type, JSON.stringify(data)).lastInsertRowid)
-          fanOut.run(event, type)
+          // Its deliveries are made by the table's fan-out trigger.
+          insertEvent.run(newMessageId(), type, JSON.stringify(data))
           return true
         })(),
       ),
