@@ -1,33 +1,25 @@
 // The signed-in operator's own account: their passkeys, each named, added and removed here.
 import { startRegistration } from '@simplewebauthn/browser'
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import type { PasskeySummary } from '../../../../contract/team'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
+import type { AdminApi } from '../../api'
 import { adminContent } from '../../content'
+import { useLoaded } from '../../hooks'
 import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
 
 const copy = adminContent.account
 const minute = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : adminContent.team.never)
 
+const loadPasskeys = (api: AdminApi) => api.passkeys()
+
 export function AccountView() {
   const { api, session, onFailure } = useAdmin()
-  const [passkeys, setPasskeys] = useState<PasskeySummary[] | null>(null)
+  const { data: passkeys, reload } = useLoaded(loadPasskeys)
   const [notice, setNotice] = useState('')
   const [problem, setProblem] = useState('')
-  const [version, setVersion] = useState(0)
-  const reload = useCallback(() => setVersion((v) => v + 1), [])
-  useEffect(() => {
-    let current = true
-    api.passkeys().then(
-      (fresh) => current && setPasskeys(fresh),
-      (failure: unknown) => current && onFailure(failure),
-    )
-    return () => {
-      current = false
-    }
-  }, [api, onFailure, version])
 
   async function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()

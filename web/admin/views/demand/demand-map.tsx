@@ -1,9 +1,7 @@
 // Who is waiting, for the team: per country by role (a chart of the largest, a table of all), the
 // most named breeds, the languages, and role by country with confirmed and not.
-import { useEffect, useState } from 'react'
 import type { Segments } from '../../../../contract/campaigns'
 import { adminContent } from '../../content'
-import { useAdmin } from '../../session'
 import { TableRegion, td, th } from '../../table'
 
 const copy = adminContent.demand
@@ -17,19 +15,7 @@ const ROLE_BARS = [
   { key: 'unsaid', label: copy.columns.unsaid, colour: 'bg-stone-400' },
 ] as const
 
-export function DemandMap() {
-  const { api, onFailure } = useAdmin()
-  const [segments, setSegments] = useState<Segments | null>(null)
-  useEffect(() => {
-    let current = true
-    api.segments().then(
-      (fresh) => current && setSegments(fresh),
-      (failure: unknown) => current && onFailure(failure),
-    )
-    return () => {
-      current = false
-    }
-  }, [api, onFailure])
+export function DemandMap({ segments }: { segments: Segments | null }) {
   const countries = segments?.byCountry ?? []
   const widest = Math.max(1, ...countries.slice(0, CHART_COUNTRIES).map((c) => c.total))
   return (

@@ -1,6 +1,6 @@
 // Each country's launch meter for the team (docs/decisions/015-growth.md): confirmed breeders and
 // owners against its targets, the targets themselves, and the top inviters.
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import type { Segments } from '../../../../contract/campaigns'
 import { type LaunchTargets, MAX_LAUNCH_TARGET } from '../../../../contract/growth'
 import { Button } from '../../../components/ui/button'
@@ -140,20 +140,9 @@ function TargetsForm({ api, targets, onSaved }: { api: AdminApi; targets: Launch
   )
 }
 
-export function LaunchPanel() {
-  const { api, can, onFailure } = useAdmin()
-  const [segments, setSegments] = useState<Segments | null>(null)
-  const [version, setVersion] = useState(0)
-  useEffect(() => {
-    let current = true
-    api.segments().then(
-      (fresh) => current && setSegments(fresh),
-      (failure: unknown) => current && onFailure(failure),
-    )
-    return () => {
-      current = false
-    }
-  }, [api, onFailure, version])
+/** The meters of `segments`; saving new targets asks for them again (`onSaved`). */
+export function LaunchPanel({ segments, onSaved }: { segments: Segments | null; onSaved: () => void }) {
+  const { api, can } = useAdmin()
   const bar = (have: number, want: number) => (
     <span aria-hidden="true" className="mt-1 block h-1.5 w-24 overflow-hidden rounded bg-stone-200">
       <span className="block h-full bg-brand-700" style={{ width: `${want === 0 ? 100 : Math.min(100, (have / want) * 100)}%` }} />
@@ -194,7 +183,7 @@ export function LaunchPanel() {
           ))}
         </TableRegion>
         {segments && can('settings:write') ? (
-          <TargetsForm key={version} api={api} targets={segments.targets} onSaved={() => setVersion((v) => v + 1)} />
+          <TargetsForm key={JSON.stringify(segments.targets)} api={api} targets={segments.targets} onSaved={onSaved} />
         ) : null}
       </div>
       <TableRegion

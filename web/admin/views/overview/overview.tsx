@@ -1,24 +1,16 @@
 // Overview: how many, per day, from where, and the funnel. Figures only, no address: every role.
-import { useEffect, useState } from 'react'
-import type { Stats } from '../../../../contract/admin-api'
+import type { AdminApi } from '../../api'
 import { PerDayTable, SignupsChart } from '../../chart'
 import { adminContent as copy } from '../../content'
+import { useLoaded } from '../../hooks'
 import { useAdmin } from '../../session'
 import { FunnelPanel } from './funnel'
 
+const loadStats = (api: AdminApi) => api.stats()
+
 export function OverviewView() {
   const { api, onFailure } = useAdmin()
-  const [stats, setStats] = useState<Stats | null>(null)
-  useEffect(() => {
-    let current = true
-    api.stats().then(
-      (fresh) => current && setStats(fresh),
-      (failure: unknown) => current && onFailure(failure),
-    )
-    return () => {
-      current = false
-    }
-  }, [api, onFailure])
+  const { data: stats } = useLoaded(loadStats)
   return (
     <>
       <div className="grid gap-6 lg:grid-cols-[1fr_2fr_1fr]">

@@ -1,10 +1,11 @@
 // The team, for owners: operators with their roles (changed or disabled here), invitations by
 // mail, and API tokens for the command line and scripts (each shown once).
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
-import { type ApiTokenSummary, OPERATOR_ROLES, type OperatorRole, type TeamOverview } from '../../../../contract/team'
+import { type FormEvent, useState } from 'react'
+import { OPERATOR_ROLES, type OperatorRole } from '../../../../contract/team'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
-import { AdminApiError } from '../../api'
+import type { AdminApi } from '../../api'
+import { useAction, useLoaded } from '../../hooks'
 import { adminContent } from '../../content'
 import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
@@ -16,44 +17,16 @@ const wide = 'hidden sm:table-cell'
 const select =
   'h-9 rounded-md border border-stone-300 bg-white px-2 text-sm text-stone-900 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none'
 
-export function TeamView() {
-  const { api, session, onFailure } = useAdmin()
-  const [team, setTeam] = useState<TeamOverview | null>(null)
-  const [tokens, setTokens] = useState<ApiTokenSummary[]>([])
-  const [notice, setNotice] = useState('')
-  const [problem, setProblem] = useState('')
-  const [newToken, setNewToken] = useState('')
-  const [version, setVersion] = useState(0)
-  const reload = useCallback(() => setVersion((v) => v + 1), [])
-  useEffect(() => {
-    let current = true
-    Promise.all([api.team(), api.tokens()]).then(
-      ([fresh, freshTokens]) => {
-        if (!current) return
-        setTeam(fresh)
-        setTokens(freshTokens)
-      },
-      (failure: unknown) => current && onFailure(failure),
-    )
-    return () => {
-      current = false
-    }
-  }, [api, onFailure, version])
+const loadTeam = (api: AdminApi) => Promise.all([api.team(), api.tokens()])
+/** Refusals whose reason is said beside the form: a wrong field (400), a conflict such as the last owner (409). */
+const REFUSALS_SAID = [400, 409] as const
 
-  /** Runs a change; a refusal with a reason (400, 409) is said beside the form, the rest goes up. */
-  async function change(run: () => Promise<void>, done: string) {
-    setNotice('')
-    setProblem('')
-    try {
-      await run()
-      setNotice(done)
-    } catch (failure) {
-      if (failure instanceof AdminApiError && (failure.status === 400 || failure.status === 409)) setProblem(failure.detail)
-      else onFailure(failure)
-    } finally {
-      reload()
-    }
-  }
+export function TeamView() {
+  const { api, session } = useAdmin()
+  const { data, reload } = useLoaded(loadTeam)
+  const [team, tokens] = data ?? [null, []]
+  const { notice, problem, act: change } = useAction(reload, REFUSALS_SAID)
+  const [newToken, setNewToken] = useState('')
 
   async function invite(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()

@@ -1,10 +1,11 @@
 // Webhooks, for owners: endpoints with their events (the secret shown once, and at a rotation),
 // enabling and disabling, a test event, and each endpoint's delivery log with resending.
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { WEBHOOK_EVENTS, type WebhookAttempt, type WebhookEndpoint } from '../../../../contract/webhooks'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
-import { AdminApiError } from '../../api'
+import type { AdminApi } from '../../api'
+import { useAction, useLoaded } from '../../hooks'
 import { adminContent } from '../../content'
 import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
@@ -12,7 +13,8 @@ import { TableRegion, td } from '../../table'
 const copy = adminContent.webhooks
 const minute = (iso: string) => iso.replace('T', ' ').slice(0, 19)
 
-function DeliveryLog({ endpoint, version, onResent }: { endpoint: WebhookEndpoint; version: number; onResent: (text: string) => void }) {
+/** An endpoint's deliveries: loaded again whenever the list is (each load gives a new `endpoint`), and after a resend. */
+function DeliveryLog({ endpoint, onResent }: { endpoint: WebhookEndpoint; onResent: (text: string) => void }) {
   const { api, onFailure } = useAdmin()
   const [items, setItems] = useState<WebhookAttempt[] | null>(null)
   const [again, setAgain] = useState(0)
@@ -25,7 +27,7 @@ function DeliveryLog({ endpoint, version, onResent }: { endpoint: WebhookEndpoin
     return () => {
       current = false
     }
-  }, [api, onFailure, endpoint.id, version, again])
+  }, [api, onFailure, endpoint, again])
 
   async function resend(attempt: WebhookAttempt) {
     try {
@@ -107,38 +109,15 @@ function DeliveryLog({ endpoint, version, onResent }: { endpoint: WebhookEndpoin
   )
 }
 
-export function WebhooksView() {
-  const { api, onFailure } = useAdmin()
-  const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null)
-  const [notice, setNotice] = useState('')
-  const [problem, setProblem] = useState('')
-  const [secret, setSecret] = useState<{ label: string; value: string } | null>(null)
-  const [version, setVersion] = useState(0)
-  const reload = useCallback(() => setVersion((v) => v + 1), [])
-  useEffect(() => {
-    let current = true
-    api.webhooks().then(
-      (fresh) => current && setEndpoints(fresh),
-      (failure: unknown) => current && onFailure(failure),
-    )
-    return () => {
-      current = false
-    }
-  }, [api, onFailure, version])
+const loadWebhooks = (api: AdminApi) => api.webhooks()
+/** Refusals whose reason is said beside the form: a wrong field (400), too many test events (429). */
+const REFUSALS_SAID = [400, 429] as const
 
-  async function change(run: () => Promise<void>, done = '') {
-    setNotice('')
-    setProblem('')
-    try {
-      await run()
-      setNotice(done)
-    } catch (failure) {
-      if (failure instanceof AdminApiError && (failure.status === 400 || failure.status === 429)) setProblem(failure.detail)
-      else onFailure(failure)
-    } finally {
-      reload()
-    }
-  }
+export function WebhooksView() {
+  const { api } = useAdmin()
+  const { data: endpoints, reload } = useLoaded(loadWebhooks)
+  const { notice, problem, act: change, setNotice } = useAction(reload, REFUSALS_SAID)
+  const [secret, setSecret] = useState<{ label: string; value: string } | null>(null)
 
   async function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -231,7 +210,7 @@ export function WebhooksView() {
                 {copy.remove}
               </Button>
             </div>
-            <DeliveryLog endpoint={endpoint} version={version} onResent={setNotice} />
+            <DeliveryLog endpoint={endpoint} onResent={setNotice} />
           </li>
         ))}
       </ul>

@@ -1,0 +1,52 @@
+// What the admin views share: loading what a view shows (again after a change), and running a
+// change with its outcome said beside the form.
+import { useCallback, useEffect, useState } from 'react'
+import { AdminApiError, type AdminApi } from './api'
+import { useAdmin } from './session'
+
+/**
+ * What `load` answers, loaded when the view opens and again after `reload()`; an answer that comes
+ * after the view has moved on is dropped, a failure goes to the page. `load` must be stable (a
+ * function of the module, or one made with useCallback).
+ */
+export function useLoaded<T>(load: (api: AdminApi) => Promise<T>): { data: T | null; reload: () => void } {
+  const { api, onFailure } = useAdmin()
+  const [data, setData] = useState<T | null>(null)
+  const [version, setVersion] = useState(0)
+  const reload = useCallback(() => setVersion((v) => v + 1), [])
+  useEffect(() => {
+    let current = true
+    load(api).then(
+      (fresh) => current && setData(() => fresh),
+      (failure: unknown) => current && onFailure(failure),
+    )
+    return () => {
+      current = false
+    }
+  }, [api, onFailure, load, version])
+  return { data, reload }
+}
+
+/**
+ * Runs a change: its notice on success; a refusal with a reason (one of `said`, such as 400 or
+ * 409) beside the form; any other failure to the page. What the view shows is loaded again after.
+ */
+export function useAction(reload: () => void, said: readonly number[]) {
+  const { onFailure } = useAdmin()
+  const [notice, setNotice] = useState('')
+  const [problem, setProblem] = useState('')
+  const act = async (run: () => Promise<void>, done = '') => {
+    setNotice('')
+    setProblem('')
+    try {
+      await run()
+      setNotice(done)
+    } catch (failure) {
+      if (failure instanceof AdminApiError && said.includes(failure.status)) setProblem(failure.detail)
+      else onFailure(failure)
+    } finally {
+      reload()
+    }
+  }
+  return { notice, problem, act, setNotice }
+}
