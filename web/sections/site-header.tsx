@@ -26,7 +26,7 @@ export function SiteHeader({ content, waitlistId }: { content: Content['header']
         </a>
         <a
           href={`#${waitlistId}`}
-          className="inline-flex h-9 items-center rounded-lg bg-brand-700 px-4 text-sm font-semibold whitespace-nowrap text-white hover:bg-brand-800 focus-visible:ring-4 focus-visible:ring-brand-300 focus-visible:outline-none"
+          className="inline-flex h-9 items-center rounded-lg bg-brand-700 px-3 text-sm font-semibold whitespace-nowrap text-white sm:px-4 hover:bg-brand-800 focus-visible:ring-4 focus-visible:ring-brand-300 focus-visible:outline-none"
         >
           {content.join}
         </a>
@@ -48,8 +48,12 @@ function LanguageSwitcher({ languages }: { languages: Languages }) {
       <summary className="flex h-9 cursor-pointer list-none items-center gap-1 rounded-lg px-2 text-sm font-semibold text-stone-200 hover:text-white focus-visible:ring-4 focus-visible:ring-brand-300 focus-visible:outline-none [&::-webkit-details-marker]:hidden">
         <SvgIcon icon={LanguagesIcon} className="size-4" />
         <span className="sr-only">{languages.label}: </span>
-        <span lang={languages.current}>{current?.name}</span>
-        <SvgIcon icon={ChevronDown} className="size-4 transition-transform group-open:rotate-180" />
+        {/* On a phone the icon alone (the name stays in the accessible name): the way to the form
+            and the switcher fit a 360 px screen in every language. */}
+        <span lang={languages.current} className="max-sm:sr-only">
+          {current?.name}
+        </span>
+        <SvgIcon icon={ChevronDown} className="hidden size-4 transition-transform group-open:rotate-180 sm:block" />
       </summary>
       <ul
         aria-label={languages.label}
