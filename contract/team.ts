@@ -50,6 +50,8 @@ export const TEAM_TIMES = {
   signInLinkMs: 10 * 60_000,
   sessionMs: 12 * 60 * 60_000,
   sessionIdleMs: 60 * 60_000,
+  /** A session's last sight is written at most this often (an hour's idle limit needs no finer clock). */
+  sessionSeenWriteMs: 60_000,
   /** Export, delete, send and team changes need a sign-in at most this long ago. */
   recentSignInMs: 15 * 60_000,
   /** A WebAuthn ceremony's challenge. */

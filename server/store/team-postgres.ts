@@ -3,7 +3,7 @@
 // its line in the same transaction.
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
-import type { AuditItem } from '../../contract/team.js'
+import { type AuditItem, TEAM_TIMES } from '../../contract/team.js'
 import { hashToken, newToken } from '../secrets.js'
 import { inTransaction, iso, type Run } from './pg-common.js'
 import type { AuditEntry, LinkRecord, OperatorRecord, PasskeyRecord, SessionRecord, TeamStore, TokenRecord } from './types.js'
@@ -207,12 +207,18 @@ export function createPostgresTeam(pool: pg.Pool, run: Run): TeamStore {
       }),
     session: (idHash, idleMs) =>
       run(async () => {
-        // Seen now, in one statement: an expired or idle session is not touched, and is ended below.
+        // Seen, in one statement: a live session's last sight is written at most once a minute (the
+        // admin page's polls are not a write each); an expired or idle one is ended below.
         const { rows } = await pool.query<{ operator_id: number; created_at: string; last_seen_at: string; expires_at: string }>(
-          `UPDATE operator_sessions SET last_seen_at = now()
-           WHERE id_hash = $1 AND expires_at > now() AND last_seen_at > now() - $2 * interval '1 millisecond'
-           RETURNING operator_id, ${iso('created_at')} AS created_at, ${iso('last_seen_at')} AS last_seen_at, ${iso('expires_at')} AS expires_at`,
-          [idHash, idleMs],
+          `WITH live AS (
+             SELECT operator_id, created_at, last_seen_at, expires_at FROM operator_sessions
+             WHERE id_hash = $1 AND expires_at > now() AND last_seen_at > now() - $2 * interval '1 millisecond'
+           ), seen AS (
+             UPDATE operator_sessions SET last_seen_at = now()
+             WHERE id_hash = $1 AND last_seen_at <= now() - $3 * interval '1 millisecond' AND EXISTS (SELECT 1 FROM live)
+           )
+           SELECT operator_id, ${iso('created_at')} AS created_at, ${iso('last_seen_at')} AS last_seen_at, ${iso('expires_at')} AS expires_at FROM live`,
+          [idHash, idleMs, TEAM_TIMES.sessionSeenWriteMs],
         )
         const found = rows[0]
         const who = found ? await operatorOf(pool, found.operator_id) : undefined

@@ -3,7 +3,7 @@
 // its line in the same transaction.
 import type Database from 'better-sqlite3'
 import { randomUUID } from 'node:crypto'
-import type { AuditItem, OperatorRole } from '../../contract/team.js'
+import { type AuditItem, type OperatorRole, TEAM_TIMES } from '../../contract/team.js'
 import { hashToken, newToken } from '../secrets.js'
 import type { AuditEntry, LinkRecord, OperatorRecord, PasskeyRecord, SessionRecord, TeamStore, TokenRecord } from './types.js'
 
@@ -188,8 +188,11 @@ export function createSqliteTeam(db: Database.Database, run: Run): TeamStore {
       endSession.run(idHash)
       return undefined
     }
-    touchSession.run(at, idHash)
-    return { operator: who, created_at: found.created_at, last_seen_at: at, expires_at: found.expires_at }
+    // Seen at most once a minute in writing (an hour's idle limit needs no finer clock): the admin
+    // page's polls are not a write each.
+    const stale = Date.parse(found.last_seen_at) + TEAM_TIMES.sessionSeenWriteMs <= Date.parse(at)
+    if (stale) touchSession.run(at, idHash)
+    return { operator: who, created_at: found.created_at, last_seen_at: stale ? at : found.last_seen_at, expires_at: found.expires_at }
   })
 
   return {

@@ -262,6 +262,19 @@ describe.each(STORES)('the team API on $kind', ({ kind, available }) => {
   })
 
   it.skipIf(!available)('ends a session after an hour idle, at twelve hours, at sign-out, and at a role change or disabling', async () => {
+    // A session's last sight is written at most once a minute: polls within it write nothing.
+    const polling = await joinTeam(server, 'polling@kennect.example', 'viewer')
+    const seen = async () =>
+      String(
+        (await runSql(server, sameSql('SELECT last_seen_at FROM operator_sessions WHERE operator_id = ?'), [polling.id]))[0]?.last_seen_at,
+      )
+    const first = await seen()
+    for (let i = 0; i < 3; i++) expect((await asOperator(server, polling)('/stats')).status).toBe(200)
+    expect(await seen()).toBe(first)
+    const twoMinutesAgo = new Date(Date.now() - 2 * 60_000).toISOString()
+    await runSql(server, sameSql('UPDATE operator_sessions SET last_seen_at = ? WHERE operator_id = ?'), [twoMinutesAgo, polling.id])
+    expect((await asOperator(server, polling)('/stats')).status).toBe(200)
+    expect(Date.parse(await seen())).toBeGreaterThan(Date.parse(twoMinutesAgo) + 60_000)
     const idle = await joinTeam(server, 'idle@kennect.example', 'viewer')
     const [row0] = await runSql(server, sameSql('SELECT created_at, expires_at FROM operator_sessions WHERE operator_id = ?'), [idle.id])
     expect(
