@@ -5,6 +5,7 @@ import { hashToken } from '../../server/secrets'
 import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'
 import { row } from '../support/rows'
+import type { Locale } from '../../contract/locales'
 
 const quiet = { warn: () => undefined }
 
@@ -51,6 +52,32 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     const results = await Promise.all(['Same@x.io', 'same@x.io', 'SAME@X.IO', 'same@X.io'].map((e) => store.add(row(e))))
     expect(results.filter((r) => r.inserted)).toHaveLength(1)
     expect(await store.count()).toBe(1)
+  })
+
+  it.skipIf(!available)('answers each sign-up of one batch its own outcome; a row the table refuses fails alone', async () => {
+    const { store } = await open()
+    // Each Promise.all is submitted in one turn of the event loop: one batch, one transaction.
+    const first = await Promise.all(['one@x.io', 'two@x.io', 'One@X.io', 'three@x.io', 'two@x.io'].map((email) => store.add(row(email))))
+    const known = { inserted: false, mailQueued: false }
+    expect(first).toEqual([
+      { inserted: true, mailQueued: true },
+      { inserted: true, mailQueued: true },
+      known,
+      { inserted: true, mailQueued: true },
+      known,
+    ])
+    const second = await Promise.allSettled([
+      store.add(row('bad@x.io', { locale: 'xx' as Locale })),
+      store.add(row('four@x.io')),
+      store.add(row('ONE@x.io')),
+    ])
+    expect(second.map((o) => (o.status === 'fulfilled' ? o.value : 'refused'))).toEqual([
+      'refused',
+      { inserted: true, mailQueued: true },
+      known,
+    ])
+    expect((await store.list({ limit: 10 })).map((r) => r.email)).toEqual(['one@x.io', 'two@x.io', 'three@x.io', 'four@x.io'])
+    expect((await store.outbox.counts()).queued).toBe(4)
   })
 
   it.skipIf(!available)('lists in pages by id, in numeric order past id 9', async () => {
