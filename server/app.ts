@@ -106,8 +106,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ...(config.TRUST_PROXY !== undefined ? { trustProxy: trustProxy(config.TRUST_PROXY) } : {}),
   })
   // The id every log line of the request carries, so support can find a visitor's request.
-  app.addHook('onSend', async (request, reply) => {
+  // A callback, not an async function: it runs on every answer (docs/performance.md, issue 23).
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
+    done(null, payload)
   })
   if (logger) app.addHook('onClose', () => logger.flush())
   app.setErrorHandler(handleError)

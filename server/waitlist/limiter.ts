@@ -14,9 +14,13 @@ const HOUR_MS = 60 * MINUTE_MS
  * Counts one sign-up attempt of the request's client and sets the X-RateLimit headers; answers the
  * seconds to wait when a window is exceeded, undefined otherwise. Each route shapes its own answer.
  */
-export type InsertLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<number | undefined>
+export interface InsertLimiter {
+  (request: FastifyRequest, reply: FastifyReply): Promise<number | undefined>
+  /** false when both limits are 0: the limiter counts nothing and always answers undefined. */
+  readonly counts: boolean
+}
 
-const unlimited: InsertLimiter = async () => undefined
+const unlimited: InsertLimiter = Object.assign(async () => undefined, { counts: false })
 
 /** The limiter of RATE_LIMIT_PER_MINUTE and RATE_LIMIT_PER_HOUR; with both at 0, it counts nothing. */
 export function createInsertLimiter(config: Config, counters: WindowCounters): InsertLimiter {
@@ -26,19 +30,27 @@ export function createInsertLimiter(config: Config, counters: WindowCounters): I
   ].filter((window) => window.max > 0)
   if (windows.length === 0) return unlimited
 
-  return async function limitInsert(request, reply) {
-    // request.ip honours TRUST_PROXY: behind a proxy, the client's address, not the proxy's.
-    const client = clientKey(request.ip)
-    const counts = await counters.hit(windows.map(({ name, windowMs }) => ({ key: `insert:${name}:${client}`, windowMs })))
-    const states = windows.map((window, i) => {
-      const { hits, resetMs } = counts[i] ?? { hits: 0, resetMs: 0 }
-      return { max: window.max, remaining: Math.max(0, window.max - hits), exceeded: hits > window.max, resetS: Math.ceil(resetMs / 1000) }
-    })
-    // Report the window closest to its limit: the one a client must respect first.
-    const tightest = states.find((s) => s.exceeded) ?? states.reduce((a, s) => (s.remaining < a.remaining ? s : a))
-    reply.header('x-ratelimit-limit', tightest.max)
-    reply.header('x-ratelimit-remaining', tightest.remaining)
-    reply.header('x-ratelimit-reset', tightest.resetS)
-    return tightest.exceeded ? Math.max(1, tightest.resetS) : undefined
-  }
+  return Object.assign(
+    async function limitInsert(request: FastifyRequest, reply: FastifyReply) {
+      // request.ip honours TRUST_PROXY: behind a proxy, the client's address, not the proxy's.
+      const client = clientKey(request.ip)
+      const counts = await counters.hit(windows.map(({ name, windowMs }) => ({ key: `insert:${name}:${client}`, windowMs })))
+      const states = windows.map((window, i) => {
+        const { hits, resetMs } = counts[i] ?? { hits: 0, resetMs: 0 }
+        return {
+          max: window.max,
+          remaining: Math.max(0, window.max - hits),
+          exceeded: hits > window.max,
+          resetS: Math.ceil(resetMs / 1000),
+        }
+      })
+      // Report the window closest to its limit: the one a client must respect first.
+      const tightest = states.find((s) => s.exceeded) ?? states.reduce((a, s) => (s.remaining < a.remaining ? s : a))
+      reply.header('x-ratelimit-limit', tightest.max)
+      reply.header('x-ratelimit-remaining', tightest.remaining)
+      reply.header('x-ratelimit-reset', tightest.resetS)
+      return tightest.exceeded ? Math.max(1, tightest.resetS) : undefined
+    },
+    { counts: true },
+  )
 }
