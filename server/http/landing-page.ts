@@ -83,7 +83,7 @@ function encodingFor(request: FastifyRequest): Encoding | null {
 /**
  * The page of one second: every visit within the same second of the clock, with the same hero
  * line, gets the same token (issued at the second's first visit) and the same compressed bytes.
- * Compressing 97 KB for each visit held the event loop about 2 ms a visit: 400 pages a second
+ * Compressing 97 KB for each visit cost about 2 ms of CPU a visit: 400 pages a second at most
  * (docs/performance.md, issue 23). The token's age is what the form checks, and a shared token is
  * still at most one second older than the visit; a token is no secret (it is in the page).
  */
