@@ -131,7 +131,11 @@ export async function landingPage(app: FastifyInstance, { pages }: { pages: Land
       const encoding = encodingFor(request)
       if (encoding === null) return reply.send(page.html)
       // Compressed in the thread pool, once per second and encoding; the plugin leaves an encoded answer alone.
-      const body = await (page.compressed[encoding] ??= compressHtml(encoding, page.html))
+      // A failed compression is not kept: the next visit of the second tries again.
+      const body = await (page.compressed[encoding] ??= compressHtml(encoding, page.html).catch((error: unknown) => {
+        page.compressed[encoding] = undefined
+        throw error
+      }))
       return reply.header('content-encoding', encoding).send(body)
     }
     app.get(path, send)
