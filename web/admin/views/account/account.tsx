@@ -9,6 +9,7 @@ import { adminContent } from '../../content'
 import { useLoaded } from '../../hooks'
 import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
+import { ActionOutcome } from '../../outcome'
 
 const copy = adminContent.account
 const minute = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : adminContent.team.never)
@@ -91,12 +92,7 @@ export function AccountView() {
         </div>
         <Button type="submit">{copy.addPasskey}</Button>
       </form>
-      <p role="status" className="mt-2 min-h-5 text-sm text-stone-700">
-        {notice}
-      </p>
-      <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
-        {problem}
-      </p>
+      <ActionOutcome notice={notice} problem={problem} />
     </section>
   )
 }

@@ -9,6 +9,7 @@ import { AdminApiError, type AdminApi } from '../../api'
 import { adminContent } from '../../content'
 import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
+import { ActionOutcome } from '../../outcome'
 
 const launch = adminContent.launch
 const number = (n: number) => n.toLocaleString('en')
@@ -130,12 +131,7 @@ function TargetsForm({ api, targets, onSaved }: { api: AdminApi; targets: Launch
         </Button>
         <Button type="submit">{launch.save}</Button>
       </div>
-      <p role="status" className="mt-2 min-h-5 text-sm text-stone-700">
-        {notice}
-      </p>
-      <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
-        {problem}
-      </p>
+      <ActionOutcome notice={notice} problem={problem} />
     </form>
   )
 }

@@ -9,6 +9,7 @@ import { useAction, useLoaded } from '../../hooks'
 import { adminContent } from '../../content'
 import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
+import { ActionOutcome } from '../../outcome'
 
 const copy = adminContent.team
 const minute = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : copy.never)
@@ -59,12 +60,7 @@ export function TeamView() {
       <h2 id="team-heading" className="text-sm font-semibold text-stone-600 uppercase">
         {copy.heading}
       </h2>
-      <p role="status" className="mt-2 min-h-5 text-sm text-stone-700">
-        {notice}
-      </p>
-      <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
-        {problem}
-      </p>
+      <ActionOutcome notice={notice} problem={problem} />
       <TableRegion
         caption={copy.operatorsCaption}
         className="mt-2"

@@ -9,6 +9,7 @@ import { useAction, useLoaded } from '../../hooks'
 import { adminContent } from '../../content'
 import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
+import { ActionOutcome } from '../../outcome'
 
 const copy = adminContent.webhooks
 const minute = (iso: string) => iso.replace('T', ' ').slice(0, 19)
@@ -141,12 +142,7 @@ export function WebhooksView() {
         {copy.heading}
       </h2>
       <p className="mt-2 text-sm text-stone-700">{copy.intro}</p>
-      <p role="status" className="mt-2 min-h-5 text-sm text-stone-700">
-        {notice}
-      </p>
-      <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
-        {problem}
-      </p>
+      <ActionOutcome notice={notice} problem={problem} />
       {secret ? (
         <div className="mt-2 rounded-xl border border-amber-300 bg-amber-50 p-4">
           <label htmlFor="webhook-secret" className="block text-sm font-semibold text-stone-900">
