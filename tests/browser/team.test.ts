@@ -37,6 +37,16 @@ async function withAuthenticator(context: BrowserContext): Promise<Page> {
   return page
 }
 
+/**
+ * Accepts the page's next confirm(). Three people's pages share one Chromium here: the page is
+ * brought to the front first, since a dialog raised in a tab that is not the front one can be
+ * closed by the browser before it is answered (seen once in CI: "No dialog is showing").
+ */
+async function acceptNextConfirm(page: Page): Promise<void> {
+  await page.bringToFront()
+  page.once('dialog', (dialog) => void dialog.accept())
+}
+
 const nav = (page: Page) => page.getByRole('navigation', { name: copy.nav.label })
 const open = async (page: Page, view: string) => {
   await nav(page).getByRole('link', { name: view, exact: true }).click()
@@ -195,7 +205,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
       await owner.getByLabel(copy.campaigns.markdown).fill('Hello from the team.')
       await owner.getByRole('checkbox', { name: copy.campaigns.includeUnconfirmed }).check()
       await owner.getByRole('button', { name: copy.campaigns.preview }).click()
-      owner.once('dialog', (dialog) => void dialog.accept())
+      await acceptNextConfirm(owner)
       await owner.getByRole('button', { name: copy.campaigns.send(2) }).click()
       const again = owner.getByRole('dialog', { name: copy.reauth.heading })
       await again.waitFor()
@@ -205,7 +215,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
 
       // Disabling the editor ends their open session at their next request.
       await open(owner, copy.nav.team)
-      owner.once('dialog', (dialog) => void dialog.accept())
+      await acceptNextConfirm(owner)
       await owner.getByRole('button', { name: copy.team.disableLabel(EDITOR) }).click()
       await owner
         .getByRole('region', { name: copy.team.operatorsCaption })
