@@ -8,9 +8,12 @@
 // come from 1,000 client addresses behind a trusted proxy, pages with a browser's User-Agent and
 // Accept-Encoding. Load comes from autocannon in this process; each server is its own process.
 // BENCH_TARGETS (comma list of words of the targets' names) runs only those.
+// Beside each row, the CPU time per answer of the server (from /proc, on Linux) and of the load
+// generator: on a machine whose cores the two share, a ratio to the bare route measures the load
+// generator's share too (docs/performance.md, issue 23), and CPU per answer does not.
 import autocannon from 'autocannon'
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ensureBuild, root } from '../scripts/ensure-build.mjs'
@@ -45,6 +48,31 @@ interface Row {
   p99: number
   errors: number
   created: number
+  /** CPU time per answer (user and system), in µs: the server's (undefined without /proc) and the load generator's. */
+  serverUs: number | undefined
+  loadUs: number
+}
+
+/** The kernel's clock ticks per second, which /proc counts CPU time in (100 nearly everywhere). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+  } catch {
+    return 100
+  }
+})()
+
+/** The CPU seconds (user and system) a process has used: from /proc/<pid>/stat on Linux, undefined elsewhere. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // After the command's name (in parentheses, which may hold spaces): utime and stime are the 12th and 13th fields.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+  } catch {
+    return undefined
+  }
 }
 
 /** Mail goes out as in production, at the default pace; as files in a folder of the bench's own. */
@@ -177,8 +205,13 @@ for (const target of chosen) {
     for (const kind of loads) {
       if (kind === 'GET /') await load(url, kind, 10, 'warmup') // the page's compression and counting warm too
       for (const connections of CONNECTIONS) {
+        const serverBefore = cpuSeconds(child.pid)
+        const loadBefore = process.cpuUsage()
         const result = await load(url, kind, connections, `c${connections}`)
+        const loadCpu = process.cpuUsage(loadBefore)
+        const serverAfter = cpuSeconds(child.pid)
         const answered = result['2xx']
+        const perAnswer = (seconds: number) => (answered > 0 ? (seconds * 1e6) / answered : Number.NaN)
         rows.push({
           target: target.name,
           load: kind,
@@ -188,6 +221,8 @@ for (const target of chosen) {
           p99: result.latency.p99,
           errors: result.errors + result.timeouts + result.non2xx,
           created: kind === 'sign-ups' ? answered : 0,
+          serverUs: serverBefore === undefined || serverAfter === undefined ? undefined : perAnswer(serverAfter - serverBefore),
+          loadUs: perAnswer((loadCpu.user + loadCpu.system) / 1e6),
         })
         console.error(`${target.name}, ${kind} × ${connections}: ${Math.round(answered / DURATION_S)}/s, p99 ${result.latency.p99} ms`)
       }
@@ -211,12 +246,17 @@ for (const target of chosen) {
 const ceiling = new Map(rows.filter((r) => r.target === targets[0]?.name).map((r) => [r.connections, r.perSecond]))
 const cell = (text: string | number, width: number) => String(text).padStart(width)
 console.log(`\nnpm run bench: ${DURATION_S} s per row, unique addresses, ${new Date().toISOString().slice(0, 10)}\n`)
-console.log('| target                          | load     | conns | answers/s | p50 ms | p99 ms | errors | of ceiling |')
-console.log('|---------------------------------|----------|------:|----------:|-------:|-------:|-------:|-----------:|')
+console.log(
+  '| target                          | load     | conns | answers/s | p50 ms | p99 ms | errors | of ceiling | server CPU µs/answer | load CPU µs/answer |',
+)
+console.log(
+  '|---------------------------------|----------|------:|----------:|-------:|-------:|-------:|-----------:|---------------------:|-------------------:|',
+)
+const micros = (us: number | undefined) => (us === undefined || Number.isNaN(us) ? '' : us.toFixed(1))
 for (const r of rows) {
   const ratio = r.load === 'sign-ups' ? `${((r.perSecond / (ceiling.get(r.connections) ?? Number.NaN)) * 100).toFixed(0)} %` : ''
   console.log(
-    `| ${r.target.padEnd(31)} | ${r.load.padEnd(8)} | ${cell(r.connections, 5)} | ${cell(Math.round(r.perSecond), 9)} | ${cell(r.p50, 6)} | ${cell(r.p99, 6)} | ${cell(r.errors, 6)} | ${cell(ratio, 10)} |`,
+    `| ${r.target.padEnd(31)} | ${r.load.padEnd(8)} | ${cell(r.connections, 5)} | ${cell(Math.round(r.perSecond), 9)} | ${cell(r.p50, 6)} | ${cell(r.p99, 6)} | ${cell(r.errors, 6)} | ${cell(ratio, 10)} | ${cell(micros(r.serverUs), 20)} | ${cell(micros(r.loadUs), 18)} |`,
   )
 }
 // Counting the page's views may cost either load at most 10 % (issue 19): each store's figures
