@@ -72,6 +72,25 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     await page.context().close()
   })
 
+  it('saves new launch targets: the meters take them, and the form says so', async () => {
+    const page = await signIn('/demand')
+    const launch = adminContent.launch
+    const meters = page.getByRole('table', { name: launch.caption })
+    await meters.getByRole('row', { name: /\(GB\)/ }).waitFor()
+    const breeders = page.getByRole('group', { name: launch.defaultRow }).getByLabel(launch.breeders)
+    await breeders.fill('2')
+    await page.getByRole('button', { name: launch.save }).click()
+    // The meters are loaded again: GB's three breeders against the new default of two.
+    await meters
+      .getByRole('row', { name: /\(GB\)/ })
+      .getByText(launch.of(3, 2))
+      .waitFor()
+    await expect.poll(() => page.getByRole('status').filter({ hasText: launch.saved }).count()).toBe(1)
+    expect(await breeders.inputValue()).toBe('2')
+    expect((await suite.server.app.store.growth.launchTargets()).default.breeders).toBe(2)
+    await page.context().close()
+  })
+
   it('composes in English and German, previews both, tests and sends to breeders in one country, watched to the end', async () => {
     const page = await signIn('/campaigns')
     await page.getByLabel(copy.subject, { exact: true }).fill(SUBJECT)

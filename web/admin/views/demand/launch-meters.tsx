@@ -5,10 +5,11 @@ import type { Segments } from '../../../../contract/campaigns'
 import { type LaunchTargets, MAX_LAUNCH_TARGET } from '../../../../contract/growth'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
-import { AdminApiError, type AdminApi } from '../../api'
+import type { AdminApi } from '../../api'
 import { adminContent } from '../../content'
 import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
+import { useAction } from '../../hooks'
 import { ActionOutcome } from '../../outcome'
 
 const launch = adminContent.launch
@@ -32,18 +33,18 @@ const rowsOf = (targets: LaunchTargets): TargetRow[] =>
     owners: String(target?.owners ?? 0),
   }))
 
-function TargetsForm({ api, targets, onSaved }: { api: AdminApi; targets: LaunchTargets; onSaved: () => void }) {
+/**
+ * The targets as the form edits them. It is made again when the saved targets change, so its
+ * outcome (`act`'s notice or refusal) is kept by the panel: a form made again would forget it.
+ */
+function TargetsForm({ api, targets, act }: { api: AdminApi; targets: LaunchTargets; act: ReturnType<typeof useAction> }) {
   const [fallback, setFallback] = useState({ breeders: String(targets.default.breeders), owners: String(targets.default.owners) })
   const [rows, setRows] = useState(() => rowsOf(targets))
-  const [notice, setNotice] = useState('')
-  const [problem, setProblem] = useState('')
   const update = (key: number, field: keyof Omit<TargetRow, 'key'>, value: string) =>
     setRows((current) => current.map((row) => (row.key === key ? { ...row, [field]: value } : row)))
 
-  async function save(event: FormEvent<HTMLFormElement>) {
+  function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    setNotice('')
-    setProblem('')
     // Sent as typed (numbers where they are numbers): the server names whatever is wrong.
     const value = (text: string) => (text.trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text)
     const body = {
@@ -52,13 +53,7 @@ function TargetsForm({ api, targets, onSaved }: { api: AdminApi; targets: Launch
         rows.map((row) => [row.country.trim().toUpperCase(), { breeders: value(row.breeders), owners: value(row.owners) }]),
       ),
     }
-    try {
-      await api.setLaunchTargets(body as LaunchTargets)
-      setNotice(launch.saved)
-      onSaved()
-    } catch (failure) {
-      setProblem(failure instanceof AdminApiError ? failure.detail || adminContent.failed : adminContent.failed)
-    }
+    void act.act(async () => void (await api.setLaunchTargets(body as LaunchTargets)), launch.saved)
   }
 
   const numberInput = (id: string, label: string, value: string, onChange: (value: string) => void) => (
@@ -131,7 +126,7 @@ function TargetsForm({ api, targets, onSaved }: { api: AdminApi; targets: Launch
         </Button>
         <Button type="submit">{launch.save}</Button>
       </div>
-      <ActionOutcome notice={notice} problem={problem} />
+      <ActionOutcome notice={act.notice} problem={act.problem} />
     </form>
   )
 }
@@ -139,6 +134,8 @@ function TargetsForm({ api, targets, onSaved }: { api: AdminApi; targets: Launch
 /** The meters of `segments`; saving new targets asks for them again (`onSaved`). */
 export function LaunchPanel({ segments, onSaved }: { segments: Segments | null; onSaved: () => void }) {
   const { api, can } = useAdmin()
+  // A refusal (400) names what is wrong; the meters are loaded again after a save.
+  const targetsSaved = useAction(onSaved, [400])
   const bar = (have: number, want: number) => (
     <span aria-hidden="true" className="mt-1 block h-1.5 w-24 overflow-hidden rounded bg-stone-200">
       <span className="block h-full bg-brand-700" style={{ width: `${want === 0 ? 100 : Math.min(100, (have / want) * 100)}%` }} />
@@ -179,7 +176,7 @@ export function LaunchPanel({ segments, onSaved }: { segments: Segments | null; 
           ))}
         </TableRegion>
         {segments && can('settings:write') ? (
-          <TargetsForm key={JSON.stringify(segments.targets)} api={api} targets={segments.targets} onSaved={onSaved} />
+          <TargetsForm key={JSON.stringify(segments.targets)} api={api} targets={segments.targets} act={targetsSaved} />
         ) : null}
       </div>
       <TableRegion
