@@ -3,6 +3,7 @@
 // dist/server (with the contract it shares with the page in dist/contract). The prerender renders the same React components the browser hydrates.
 // `--page-only --out DIR`: the landing page alone into DIR (a static build for another backend,
 // e.g. with VITE_WAITLIST_URL set; the tests build one to check the page made for Supabase).
+import './node-version.mjs' // first: an older Node stops here, in one line
 import { spawnSync } from 'node:child_process'
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'

@@ -1,5 +1,6 @@
 // @ts-check
 // `npm run waitlist -- <command>`: builds if needed, then runs the operators' command line.
+import './node-version.mjs' // first: an older Node stops here, in one line
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'

@@ -20,11 +20,11 @@ export async function staticFiles(app: FastifyInstance, { root, landingPageServe
     // operators' page only at /admin (server/operators), the 404 page only as an answer.
     allowedPath: (pathname) => !/\.(br|gz)$/.test(pathname) && pathname !== '/admin.html' && pathname !== '/404.html',
     cacheControl: false,
-    setHeaders(res, path) {
+    setHeaders(reply, path) {
       const hashed = path.includes(`${join(root, 'assets')}`)
-      res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')
+      reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')
       // The answer depends on Accept-Encoding: a shared cache must not give brotli to everyone.
-      res.setHeader('vary', 'Accept-Encoding')
+      reply.header('vary', 'Accept-Encoding')
     },
   })
 }

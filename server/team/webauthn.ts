@@ -1,4 +1,4 @@
-// Passkeys through @simplewebauthn/server (13: the last major for Node 20): registration and
+// Passkeys through @simplewebauthn/server 14: registration and
 // sign-in ceremonies with user verification required, discoverable credentials, and each
 // ceremony's challenge kept in the store for five minutes, used once.
 import {
@@ -7,7 +7,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server'
-import type { AuthenticationResponseJSON, AuthenticatorTransportFuture, RegistrationResponseJSON } from '@simplewebauthn/server'
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { TEAM_TIMES } from '../../contract/team.js'
@@ -55,7 +55,7 @@ export async function registrationOptions(
     attestationType: 'none',
     excludeCredentials: user.existing.map((passkey) => ({
       id: passkey.id,
-      transports: passkey.transports as AuthenticatorTransportFuture[],
+      transports: passkey.transports,
     })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   })
@@ -121,7 +121,7 @@ export async function verifyAuthentication(
         id: passkey.id,
         publicKey: toBytes(passkey.public_key),
         counter: passkey.counter,
-        transports: passkey.transports as AuthenticatorTransportFuture[],
+        transports: passkey.transports,
       },
       requireUserVerification: true,
     })

@@ -4,7 +4,7 @@
 // and the viewer by e-mail link; each role sees and may do what it should, the owner signs in again
 // to send, disabling the editor ends their session at their next request, a cross-site write with
 // the cookie is refused, and the audit log names who did each step. The page keeps no secret.
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminContent as copy } from '../../web/admin/content'
 import { announceSetup } from '../../server/team/setup-link'
@@ -42,9 +42,19 @@ async function withAuthenticator(context: BrowserContext): Promise<Page> {
  * brought to the front first, since a dialog raised in a tab that is not the front one can be
  * closed by the browser before it is answered (seen once in CI: "No dialog is showing").
  */
-async function acceptNextConfirm(page: Page): Promise<void> {
+/**
+ * Clicks a button that asks `confirm()` and accepts it, waiting for the dialog itself: a handler
+ * left waiting could miss it, or answer after Chromium closed it, under a full parallel run.
+ */
+async function clickAndConfirm(page: Page, button: Locator): Promise<void> {
   await page.bringToFront()
-  page.once('dialog', (dialog) => void dialog.accept())
+  // The click ends only once the dialog is answered, so the answer is given while it waits.
+  const answered = page.waitForEvent('dialog').then(async (dialog) => {
+    await dialog.accept()
+    return dialog.type()
+  })
+  await button.click()
+  expect(await answered).toBe('confirm')
 }
 
 const nav = (page: Page) => page.getByRole('navigation', { name: copy.nav.label })
@@ -205,8 +215,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
       await owner.getByLabel(copy.campaigns.markdown).fill('Hello from the team.')
       await owner.getByRole('checkbox', { name: copy.campaigns.includeUnconfirmed }).check()
       await owner.getByRole('button', { name: copy.campaigns.preview }).click()
-      await acceptNextConfirm(owner)
-      await owner.getByRole('button', { name: copy.campaigns.send(2) }).click()
+      await clickAndConfirm(owner, owner.getByRole('button', { name: copy.campaigns.send(2) }))
       const again = owner.getByRole('dialog', { name: copy.reauth.heading })
       await again.waitFor()
       await again.getByRole('button', { name: copy.reauth.passkey }).click()
@@ -215,8 +224,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
 
       // Disabling the editor ends their open session at their next request.
       await open(owner, copy.nav.team)
-      await acceptNextConfirm(owner)
-      await owner.getByRole('button', { name: copy.team.disableLabel(EDITOR) }).click()
+      await clickAndConfirm(owner, owner.getByRole('button', { name: copy.team.disableLabel(EDITOR) }))
       await owner
         .getByRole('region', { name: copy.team.operatorsCaption })
         .getByRole('row', { name: new RegExp(EDITOR) })
