@@ -1,16 +1,22 @@
 // The server's logs: JSON lines (pino), one per request, with its id, method, path and status.
-// No IP address, no header or query value, no body; an e-mail or IP address typed into a path or
-// a parameter's name is redacted (redact.ts).
+// No IP address, no header or query value, no body, no route parameter but ids; a secret, an e-mail
+// or IP address typed into an unknown path or a parameter's name is redacted (redact.ts).
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import pino from 'pino'
 import type { Config } from '../config.js'
-import { redactPath, redactPersonal } from './redact.js'
+import { redactName, redactPath, routePath } from './redact.js'
 
-/** What a request's log line says of it: method, path, and the names of its query parameters. */
+/**
+ * What a request's log line says of it: method, path (a matched route's pattern with ids only, or
+ * an unknown path redacted), and the names of its query parameters.
+ */
 export function serializeRequest(request: FastifyRequest) {
   const [path = '', query] = request.url.split('?', 2)
-  const params = query ? [...new URLSearchParams(query).keys()].map(redactPersonal) : []
-  return { method: request.method, path: redactPath(path), ...(params.length > 0 ? { params } : {}) }
+  const params = query ? [...new URLSearchParams(query).keys()].map(redactName) : []
+  const pattern = request.routeOptions.url
+  // A wildcard route (the static files) has no named parameter to go by: its path is redacted.
+  const logged = pattern && !pattern.includes('*') ? routePath(pattern, request.params) : redactPath(path)
+  return { method: request.method, path: logged, ...(params.length > 0 ? { params } : {}) }
 }
 
 export interface Logger {

@@ -1,6 +1,8 @@
-// Logs hold no e-mail address and no IP address, wherever in a request a visitor (or a scanner)
-// put one: the path, encoded or not, or a query parameter's name. Values of parameters are never
-// logged at all (server/app.ts, serializeRequest).
+// Logs hold no secret, no e-mail address and no IP address, wherever in a request a visitor (or a
+// scanner) put one: the path, encoded or not, or a query parameter's name. Values of parameters,
+// headers and bodies are never logged at all (logging.ts, serializeRequest). A known route's path
+// is logged as its pattern (`/admin/sign-in/[token]`): a parameter's value only when it is a number
+// (an id), so a route added later with a secret in its path is covered by the rule, not by a list.
 import { isIPv6 } from 'node:net'
 import { VISITOR_PATH } from '../../contract/visitor.js'
 
@@ -28,7 +30,32 @@ export function redactPersonal(text: string): string {
 /** A visitor's page token is the key to their data: `/me/<token>/…` is logged as `/me/[token]/…`. */
 const TOKEN_IN_PATH = new RegExp(`^${VISITOR_PATH}/(?!deleted(?:/|$))[^/]+`)
 
-/** A request's path as it may be logged: no page token, no e-mail or IP address. */
+/**
+ * A segment that may be a secret (a token is 43 characters of base64url): 20 or more characters of
+ * that alphabet with a digit, an underscore or a capital in them. Words joined by hyphens, hashed
+ * asset names (they have a dot) and ids stay.
+ */
+const SECRET_SEGMENT = /(?<=\/)(?=[^/]*[0-9A-Z_])[A-Za-z0-9_-]{20,}(?=\/|$)/g
+
+/** A path no route matched, as it may be logged: no page token or secret, no e-mail or IP address. */
 export function redactPath(path: string): string {
-  return redactPersonal(path.replace(TOKEN_IN_PATH, `${VISITOR_PATH}/[token]`))
+  return redactPersonal(path.replace(TOKEN_IN_PATH, `${VISITOR_PATH}/[token]`)).replace(SECRET_SEGMENT, '[secret]')
+}
+
+/** A query parameter's name as it may be logged (its value never is). */
+export function redactName(name: string): string {
+  const personal = redactPersonal(name)
+  return /^(?=.*[0-9A-Z_])[A-Za-z0-9_-]{20,}$/.test(personal) ? '[secret]' : personal
+}
+
+/**
+ * A matched route's path as it may be logged: its pattern, each parameter by its name
+ * (`/admin/setup/[token]`), or by its value when that is a number of up to 12 digits (an id).
+ */
+export function routePath(pattern: string, params: unknown): string {
+  const values = (params ?? {}) as Record<string, unknown>
+  return pattern.replace(/:([A-Za-z_]\w*)(?:\([^)]*\))?/g, (_match, name: string) => {
+    const value = values[name]
+    return typeof value === 'string' && /^\d{1,12}$/.test(value) ? value : `[${name}]`
+  })
 }

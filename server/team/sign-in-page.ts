@@ -1,6 +1,7 @@
 // The page an e-mail sign-in link opens (docs/decisions/017-the-team.md): its GET only shows a
-// button (mail scanners open links; opening changes nothing), and pressing it posts the form that
-// signs in, sets the session cookie and sends the browser to /admin. No script.
+// button, the same for any token (mail scanners open links; opening changes and reveals nothing),
+// and pressing it posts the form that signs in, sets the session cookie and sends the browser to
+// /admin, or says the link no longer works. No script.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ADMIN_PAGE_PATH, TEAM_PATHS } from '../../contract/paths.js'
 import { hashToken, TOKEN_PATTERN } from '../secrets.js'
@@ -56,16 +57,15 @@ export async function signInPage(app: FastifyInstance) {
   // post keeps its Origin (under no-referrer Chromium sends `Origin: null`, which is refused).
   const headers = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow', 'referrer-policy': 'same-origin' }
 
-  app.get(`${TEAM_PATHS.signIn}/:token`, async (request, reply) => {
+  // The GET neither spends nor tells: the same page for every token, no look-up, and the token
+  // only in the address bar (the form posts back to the page's own address).
+  app.get(`${TEAM_PATHS.signIn}/:token`, async (_request, reply) => {
     reply.headers(headers)
-    const link = await open(request)
-    if (!link) return gone(reply)
-    const { token } = request.params as { token: string }
     return reply.type('text/html; charset=utf-8').send(
       page(
         app.productName,
-        `<h1>Sign in</h1><p>Sign in to the ${escape(app.productName)} waitlist as <strong>${escape(link.email ?? '')}</strong>.</p>
-<form method="post" action="${TEAM_PATHS.signIn}/${escape(token)}"><button type="submit">Sign in</button></form>`,
+        `<h1>Sign in</h1><p>Press the button to sign in to the ${escape(app.productName)} waitlist. The link works once, for 10 minutes.</p>
+<form method="post"><button type="submit">Sign in</button></form>`,
       ),
     )
   })
