@@ -123,6 +123,7 @@ export const AUDIT_ACTIONS = [
   'setup link made',
   'operator invited',
   'invitation accepted',
+  'invitation revoked',
   'role changed',
   'operator disabled',
   'operator enabled',

@@ -82,7 +82,6 @@ async function prerender() {
   // The page for unknown addresses: the same template and CSS, its own body, no script at all.
   const withoutScript = html.replace(/<script type="module"[^>]*><\/script>\s*/g, '')
   html = deferScript(html)
-  const notFound = fillOutlets(withoutScript, { lang: 'en', ...page.notFound })
   // One page per language: / (English), /de/, /fr/… (docs/decisions/016-languages.md).
   for (const language of page.pages) {
     const file = `${clientDir}${language.path}index.html`
@@ -93,7 +92,8 @@ async function prerender() {
     if (pageOnly) await fillWaitingSlot(file, page.words[language.path]?.note ?? '')
   }
   if (!pageOnly) await writeFile(`${dist}/landing.json`, `${JSON.stringify(page.words, null, 2)}\n`)
-  await writeFile(`${clientDir}/404.html`, notFound)
+  // Each language's page for unknown addresses: 404.html, de/404.html… (server/http/not-found.ts).
+  for (const language of page.notFound) await writeFile(`${clientDir}${language.path}404.html`, fillOutlets(withoutScript, language))
   // The visitor's pages: the same template, their own CSS, one small script of their own (Copy and
   // Share for the invite link; the page works without it); the server fills head and body.
   if (!pageOnly) {

@@ -5,7 +5,7 @@ import { DEFAULT_LOCALE, LOCALES, localePath } from '../contract/locales'
 import { App } from './app'
 import { artFiles } from './components/dog-art'
 import { NotFound } from './not-found'
-import { content as english, pageContent } from './content'
+import { pageContent } from './content'
 import { escapeHtml, shareKit, siteFiles, type ShareImage } from './share'
 import { site } from './site'
 
@@ -25,8 +25,8 @@ export interface Prerendered {
   files: Record<string, string>
   /** Images the build renders from SVG to PNG (icons, each language's link preview). */
   images: ShareImage[]
-  /** The page for unknown addresses (404.html): no script, not for search engines. */
-  notFound: { html: string; head: string }
+  /** The page for unknown addresses in each language (404.html, de/404.html…): no script, not for search engines. */
+  notFound: PrerenderedPage[]
   /** What the server says in each page's slot (dist/landing.json), keyed by the page's path. */
   words: Record<string, LandingWords>
 }
@@ -57,15 +57,20 @@ export function render(): Prerendered {
     words[localePath(locale)] = { lang: locale, note: content.hero.note, waiting: content.hero.waiting }
   }
   const shared = siteFiles(site, new Date())
-  const notFound = {
-    html: renderToString(<NotFound content={english.notFound} brand={site.productName} />),
-    head: [
-      `<title>${escapeHtml(english.notFound.title)}</title>`,
-      '<meta name="robots" content="noindex" />',
-      '<meta name="color-scheme" content="light dark" />',
-      '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
-    ].join('\n    '),
-  }
+  const notFound = LOCALES.map((locale): PrerenderedPage => {
+    const words = pageContent(locale).notFound
+    return {
+      path: localePath(locale),
+      lang: locale,
+      html: renderToString(<NotFound content={words} brand={site.productName} home={localePath(locale)} />),
+      head: [
+        `<title>${escapeHtml(words.title)}</title>`,
+        '<meta name="robots" content="noindex" />',
+        '<meta name="color-scheme" content="light dark" />',
+        '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
+      ].join('\n    '),
+    }
+  })
   return { pages, files: { ...shared.files, ...artFiles() }, images: [...shared.images, ...images], notFound, words }
 }
 

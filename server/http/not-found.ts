@@ -4,15 +4,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { DEFAULT_LOCALE, isLocale, LOCALES, localePath } from '../../contract/locales.js'
 import { ADMIN_API_PREFIX, PUBLIC_API_PREFIX, REST_PREFIX } from '../../contract/paths.js'
 import { HttpError } from './errors.js'
 
 const API_PATHS = [REST_PREFIX, ADMIN_API_PREFIX, PUBLIC_API_PREFIX]
 
 export function notFoundHandler(pageRoot: string) {
-  const path = join(pageRoot, '404.html')
-  const page = existsSync(path) ? readFileSync(path, 'utf8') : undefined
+  // Each language's page (404.html, de/404.html…); an address under /de/ gets the German one.
+  const pages = new Map<string, string>()
+  for (const locale of LOCALES) {
+    const path = join(pageRoot, localePath(locale), '404.html')
+    if (existsSync(path)) pages.set(locale, readFileSync(path, 'utf8'))
+  }
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    const first = /^\/([a-z]{2})(?:\/|$)/.exec(request.url)?.[1]
+    const page = pages.get(isLocale(first) ? first : DEFAULT_LOCALE)
     const api = API_PATHS.some(
       (prefix) => request.url === prefix || request.url.startsWith(`${prefix}/`) || request.url.startsWith(`${prefix}?`),
     )

@@ -17,8 +17,8 @@ export async function staticFiles(app: FastifyInstance, { root, landingPageServe
     globIgnore: landingPageServed ? ['index.html', 'index.html.*', '*/index.html', '*/index.html.*'] : [],
     preCompressed: true,
     // The compressed copies are served in place of their original, never by their own name; the
-    // operators' page only at /admin (server/operators), the 404 page only as an answer.
-    allowedPath: (pathname) => !/\.(br|gz)$/.test(pathname) && pathname !== '/admin.html' && pathname !== '/404.html',
+    // operators' page only at /admin (server/operators), the 404 pages only as an answer.
+    allowedPath: (pathname) => !/\.(br|gz)$/.test(pathname) && pathname !== '/admin.html' && !/^\/(?:[a-z]{2}\/)?404\.html$/.test(pathname),
     cacheControl: false,
     setHeaders(reply, path) {
       const hashed = path.includes(`${join(root, 'assets')}`)

@@ -78,6 +78,8 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
   })
 
   app.get('/campaigns', { config: { permission: 'figures:read' } }, async () => app.store.campaigns.list())
+  // What the composer needs to know of the server: whether {{app_store_url}} has somewhere to go.
+  app.get('/campaigns/settings', { config: { permission: 'figures:read' } }, async () => ({ appStoreUrl: appStoreUrl !== undefined }))
 
   app.post(
     '/campaigns',

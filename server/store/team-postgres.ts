@@ -122,6 +122,17 @@ export function createPostgresTeam(pool: pg.Pool, run: Run): TeamStore {
             )
           ).rows,
       ),
+    revokeInvitation: (id, audit) =>
+      tx(async (client) => {
+        const { rowCount } = await client.query(
+          `UPDATE operator_links SET expires_at = now()
+           WHERE id = $1 AND purpose = 'invite' AND used_at IS NULL AND expires_at > now()`,
+          [id],
+        )
+        const revoked = (rowCount ?? 0) > 0
+        if (revoked) await writeAudit(client, audit)
+        return revoked
+      }),
     signInLinksSince: (email, since) =>
       run(async () => {
         const { rows } = await pool.query<{ n: number }>(

@@ -91,6 +91,9 @@ export function createSqliteTeam(db: Database.Database, run: Run): TeamStore {
   )
   const touchToken = db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?')
   const revokeToken = db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+  const closeInvitation = db.prepare(
+    "UPDATE operator_links SET expires_at = @at WHERE id = @id AND purpose = 'invite' AND used_at IS NULL AND expires_at > @at",
+  )
   const auditPage = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?`)
   const purge = db.prepare('DELETE FROM audit_log WHERE at < ?')
 
@@ -173,6 +176,11 @@ export function createSqliteTeam(db: Database.Database, run: Run): TeamStore {
     if (revoked) writeAudit(audit)
     return revoked
   })
+  const revokeInvitation = db.transaction((id: number, audit: AuditEntry) => {
+    const revoked = closeInvitation.run({ id, at: now() }).changes > 0
+    if (revoked) writeAudit(audit)
+    return revoked
+  })
   const purgeBefore = db.transaction((before: string, audit: AuditEntry) => {
     const removed = purge.run(before).changes
     if (removed > 0) writeAudit({ ...audit, detail: { ...audit.detail, before, removed } })
@@ -208,6 +216,7 @@ export function createSqliteTeam(db: Database.Database, run: Run): TeamStore {
         return link && purposes.includes(link.purpose) ? link : undefined
       }),
     invitations: () => run(() => invitations.all(now()) as (LinkRecord & { created_at: string })[]),
+    revokeInvitation: (id, audit) => run(() => revokeInvitation(id, audit)),
     signInLinksSince: (email, since) => run(() => Number(signInLinksSince.get(email, since))),
     signIn: (request) => run(() => signIn(request)),
     passkey: (id) => run(() => ((found) => (found ? toPasskey(found) : undefined))(passkeyById.get(id) as PasskeyRow | undefined)),

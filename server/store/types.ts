@@ -339,6 +339,8 @@ export interface TeamStore {
   openLink(tokenHash: string, purposes: readonly LinkRecord['purpose'][]): Promise<LinkRecord | undefined>
   /** Invitations not yet used nor expired. */
   invitations(): Promise<(LinkRecord & { created_at: string })[]>
+  /** Closes an open invitation now (its link no longer opens), audited; false when none was open. */
+  revokeInvitation(id: number, audit: AuditEntry): Promise<boolean>
   /** How many sign-in links an address was sent since a moment. */
   signInLinksSince(email: string, since: string): Promise<number>
   /** Everything a sign-in does, in one transaction; undefined when its link no longer opens. */

@@ -97,6 +97,11 @@ export async function sessionRoutes(app: FastifyInstance, { siteConfigured }: { 
   const rpOf = (request: FastifyRequest) => relyingParty(app, request, siteConfigured)
 
   app.get('/session', { config: publicRoute }, async (request) => sessionInfo(request.caller))
+  // The admin page's question at load: signed out is an answer, not an error (no 401 in its
+  // console). `/session` keeps its 401 for API clients.
+  app.get('/session/current', { config: publicRoute }, async (request) => ({
+    session: request.caller ? sessionInfo(request.caller) : null,
+  }))
 
   app.delete('/session', { config: publicRoute }, async (request, reply) => {
     const id = sessionIdOf(app, request)

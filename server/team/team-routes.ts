@@ -82,6 +82,18 @@ export async function teamRoutes(app: FastifyInstance, { siteConfigured }: { sit
     },
   )
 
+  // An invitation sent to the wrong address, or no longer wanted: its link stops opening now.
+  app.delete(
+    '/operators/invitations/:id',
+    { config: { permission: 'team:manage', recent: true }, schema: { params: idParams } },
+    async (request, reply) => {
+      const { id } = request.params as { id: number }
+      const revoked = await app.store.team.revokeInvitation(id, auditOf(request, 'invitation revoked', `invitation ${id}`))
+      if (!revoked) throw new HttpError(404, 'not_found', `No open invitation ${id}`)
+      return reply.code(204).send()
+    },
+  )
+
   app.patch(
     '/operators/:id',
     {

@@ -20,6 +20,9 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast'
 }
 
+/** Said when an endpoint is refused at saving, where a developer's local receiver meets it (never set in production). */
+export const DEVELOPMENT_HINT = ' (for a local receiver while developing, start the server with WEBHOOK_ALLOW_PRIVATE=1)'
+
 /** The URL's problem, named by field, or null when it may be saved (before DNS). */
 export function urlProblem(text: string, allowPrivate: boolean): string | null {
   if (text.length > WEBHOOK_URL_MAX) return `url: at most ${WEBHOOK_URL_MAX} characters`

@@ -13,7 +13,7 @@ import {
 import { HttpError } from '../http/errors.js'
 import type { WebhookEndpointFields, WebhookEndpointRecord } from '../store/types.js'
 import { auditOf } from '../team/auth.js'
-import { AddressRefused, publicAddresses, urlProblem } from './address.js'
+import { AddressRefused, DEVELOPMENT_HINT, publicAddresses, urlProblem } from './address.js'
 
 /** A new signing secret: whsec_ and 32 random bytes in base64, as Standard Webhooks has it. */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`
@@ -41,14 +41,16 @@ export async function checkedFields(
   if (body.url !== undefined) {
     const url = String(body.url).trim()
     const problem = urlProblem(url, allowPrivate)
-    if (problem) throw new HttpError(400, 'invalid_url', problem)
+    // The refusals a local receiver meets say how a developer allows it.
+    const hint = allowPrivate ? '' : DEVELOPMENT_HINT
+    if (problem) throw new HttpError(400, 'invalid_url', /https|public/.test(problem) ? `${problem}${hint}` : problem)
     try {
       await publicAddresses(new URL(url).hostname, allowPrivate)
     } catch (error) {
       throw new HttpError(
         400,
         'invalid_url',
-        error instanceof AddressRefused ? `url: ${error.message}` : 'url: its host name does not resolve',
+        error instanceof AddressRefused ? `url: ${error.message}${hint}` : 'url: its host name does not resolve',
       )
     }
     fields.url = url

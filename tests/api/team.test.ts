@@ -11,7 +11,7 @@ import { announceSetup } from '../../server/team/setup-link'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
-import { asOperator, joinTeam, runSql, sameSql, sessionCookieOf, teamLinkFor, type TestOperator } from '../support/team'
+import { asOperator, inviteToken, joinTeam, runSql, sameSql, sessionCookieOf, teamLinkFor, type TestOperator } from '../support/team'
 
 const ADMIN_TOKEN = 'break-glass-admin-token-0123456789'
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
@@ -184,7 +184,13 @@ describe.each(STORES)('the team API on $kind', ({ kind, available }) => {
     const opened = await fetch(link)
     expect(opened.status).toBe(200)
     expect(opened.headers.getSetCookie()).toEqual([])
-    expect(await opened.text()).toContain('<button type="submit">Sign in</button>')
+    const openedPage = await opened.text()
+    expect(openedPage).toContain('<button type="submit">Sign in</button>')
+    // It neither shows the token nor tells a live link from a dead one: an unknown token gets the same page.
+    expect(openedPage).not.toContain(token)
+    const unknownLink = await fetch(`${server.url}/admin/sign-in/${'B'.repeat(43)}`)
+    expect(unknownLink.status).toBe(200)
+    expect(await unknownLink.text()).toBe(openedPage)
     // Another site's form, and a sandboxed one (Origin: null), cannot use it.
     for (const origin of ['https://evil.example', 'null'])
       expect((await fetch(link, { method: 'POST', headers: { origin }, redirect: 'manual' })).status).toBe(403)
@@ -232,6 +238,15 @@ describe.each(STORES)('the team API on $kind', ({ kind, available }) => {
   it.skipIf(!available)('makes a new session at every sign-in: a cookie planted before, or the one before, opens nothing', async () => {
     const planted = 'kennect_session=' + 'A'.repeat(43)
     expect((await fetch(`${server.url}/admin/api/stats`, { headers: { cookie: planted } })).status).toBe(401)
+    // Who is signed in: API clients get a 401 without a session; the admin page asks the question that answers 200.
+    expect((await fetch(`${server.url}/admin/api/session`, { headers: { cookie: planted } })).status).toBe(401)
+    const current = await fetch(`${server.url}/admin/api/session/current`, { headers: { cookie: planted } })
+    expect(current.status).toBe(200)
+    expect(await current.json()).toEqual({ session: null })
+    expect(
+      ((await (await asOperator(server, owner)('/session/current')).json()) as { session: { operator: { email: string } } }).session
+        .operator.email,
+    ).toBe(owner.email)
     const before = await joinTeam(server, 'fixation@kennect.example', 'editor')
     // Signing in again from the same browser, which sends its old cookie along.
     const operator = await server.app.store.team.operatorByEmail('fixation@kennect.example')
@@ -380,6 +395,37 @@ describe.each(STORES)('the team API on $kind', ({ kind, available }) => {
       expect(after.items[0], JSON.stringify(after.items)).toMatchObject({ action: 'signups exported', detail: { rows: 2 } })
     },
   )
+
+  it.skipIf(!available)('revokes an invitation: owners only, its link stops opening at once, audited, once', async () => {
+    const api = asOperator(server, owner)
+    const mistyped = 'mistyped@kennect.exmaple'
+    const token = await inviteToken(server, mistyped, 'editor')
+    const open = async () => ((await (await api('/operators')).json()) as { invitations: { id: number; email: string }[] }).invitations
+    const invitation = (await open()).find((i) => i.email === mistyped)
+    expect(invitation).toBeDefined()
+    const path = `/operators/invitations/${invitation?.id}`
+    expect((await asOperator(server, editor)(path, { method: 'DELETE' })).status).toBe(403)
+    expect((await open()).map((i) => i.email)).toContain(mistyped)
+    expect((await api(path, { method: 'DELETE' })).status).toBe(204)
+    expect((await open()).map((i) => i.email)).not.toContain(mistyped)
+    // The link no longer opens, nor makes an operator.
+    expect((await fetch(`${server.url}/admin/api/setup/${token}`)).status).toBe(404)
+    const accepted = await fetch(`${server.url}/admin/api/setup/${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ name: 'Mistyped' }),
+    })
+    expect(accepted.status).toBe(404)
+    expect(await server.app.store.team.operatorByEmail(mistyped)).toBeUndefined()
+    // Once: a second revoke, an unknown id, and a bad one.
+    expect((await api(path, { method: 'DELETE' })).status).toBe(404)
+    expect((await api('/operators/invitations/999999', { method: 'DELETE' })).status).toBe(404)
+    expect((await api('/operators/invitations/x', { method: 'DELETE' })).status).toBe(400)
+    const { items } = (await (await api('/audit?limit=20')).json()) as { items: { action: string; target: string; actor: string }[] }
+    expect(items.filter((i) => i.action === 'invitation revoked')).toEqual([
+      expect.objectContaining({ target: `invitation ${invitation?.id}`, actor: owner.email }),
+    ])
+  })
 
   it.skipIf(!available)('keeps an append-only audit log in pages, with no visitor address in it', async () => {
     const api = asOperator(server, owner)

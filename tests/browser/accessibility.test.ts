@@ -37,7 +37,7 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
     const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
     expect(summary).toEqual([])
     // And with a toast on screen.
-    await page.getByRole('button', { name: content.footer.contactSupport }).click()
+    await page.getByRole('link', { name: content.footer.contactSupport }).click()
     await toasts(page).first().waitFor()
     // Measured once its fade-in has finished, as it is read.
     await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))

@@ -93,6 +93,8 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
 
   it('composes in English and German, previews both, tests and sends to breeders in one country, watched to the end', async () => {
     const page = await signIn('/campaigns')
+    // With APP_STORE_URL set, the default message links the app.
+    await expect.poll(() => page.getByLabel(copy.markdown).inputValue()).toBe(copy.defaultMarkdown)
     await page.getByLabel(copy.subject, { exact: true }).fill(SUBJECT)
     await page.getByText(copy.otherLanguages).click()
     const german = adminContent.language('de')

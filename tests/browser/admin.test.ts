@@ -6,6 +6,7 @@ import { adminContent as copy } from '../../web/admin/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { row } from '../support/rows'
+import { watchConsole } from '../support/page'
 import { ownerIn } from '../support/team'
 
 describe.skipIf(!chromiumAvailable)('admin page', () => {
@@ -34,13 +35,28 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
 
   it('offers a passkey and an e-mail link to whoever is not signed in, and no token field', async () => {
     const page = await (await suite.browser.newContext()).newPage()
+    // Signed out is a state, not an error: nothing in the console (no 401 for the session).
+    const problems = watchConsole(page)
     await page.goto(`${suite.server.url}/admin`)
     await page.getByRole('heading', { name: copy.signIn.heading }).waitFor()
     await page.getByRole('button', { name: copy.signIn.passkey }).waitFor()
+    expect(problems).toEqual([])
     await page.getByLabel(copy.signIn.emailLabel).fill('nobody@example.com')
     await page.getByRole('button', { name: copy.signIn.sendLink }).click()
     await page.getByRole('status').getByText(copy.signIn.linkSent).waitFor()
     expect(await page.locator('input[type="password"]').count()).toBe(0)
+    await page.context().close()
+  })
+
+  it('offers a default campaign text that a default install (no APP_STORE_URL) takes as it is', async () => {
+    const page = await signIn('/campaigns')
+    const message = page.getByLabel(copy.campaigns.markdown)
+    await message.waitFor()
+    await expect.poll(() => message.inputValue()).toBe(copy.campaigns.defaultMarkdownWithoutStore)
+    await page.getByLabel(copy.campaigns.subject, { exact: true }).fill('Kennect is here')
+    await page.getByRole('button', { name: copy.campaigns.preview }).click()
+    await page.getByRole('region', { name: copy.campaigns.recipients(0) }).waitFor()
+    expect(await page.getByText(copy.campaigns.refused).count()).toBe(0)
     await page.context().close()
   })
 

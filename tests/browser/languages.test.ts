@@ -20,7 +20,7 @@ const tooLongForServer = `${'a'.repeat(60)}@${'b'.repeat(63)}.${'c'.repeat(63)}.
 const onPage = (page: Page, words: Content) => ({
   email: page.getByRole('textbox', { name: words.waitlist.emailLabel }),
   join: page.getByRole('button', { name: words.waitlist.submit, exact: true }),
-  contactSupport: page.getByRole('button', { name: words.footer.contactSupport, exact: true }),
+  contactSupport: page.getByRole('link', { name: words.footer.contactSupport, exact: true }),
   toasts: page.getByRole('region', { name: words.toaster.regionLabel.replace('{hotkey}', 'F8') }).getByRole('listitem'),
 })
 const toastText = (toast: { title: string; description: string }) => `${toast.title} ${toast.description}`

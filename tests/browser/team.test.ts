@@ -134,6 +134,16 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
         await owner.getByRole('status').getByText(copy.team.invited(email)).waitFor()
       }
       await owner.getByRole('region', { name: copy.team.invitations }).getByText(VIEWER).waitFor()
+      // A mistyped invitation is revoked from the list: gone from it, its link dead.
+      const MISTYPED = 'vewer@kennect.example'
+      await owner.getByLabel(copy.team.inviteEmail).fill(MISTYPED)
+      await owner.getByRole('button', { name: copy.team.sendInvite }).click()
+      await owner.getByRole('status').getByText(copy.team.invited(MISTYPED)).waitFor()
+      const mistypedLink = await teamLinkFor(server.config.MAIL_DIR, MISTYPED, '/admin/setup')
+      await clickAndConfirm(owner, owner.getByRole('button', { name: copy.team.revokeInvitationLabel(MISTYPED) }))
+      await owner.getByRole('status').getByText(copy.team.invitationRevoked(MISTYPED)).waitFor()
+      await expect.poll(() => owner.getByRole('region', { name: copy.team.invitations }).getByText(MISTYPED).count()).toBe(0)
+      expect((await fetch(mistypedLink.replace('/admin/setup/', '/admin/api/setup/'))).status).toBe(404)
 
       // The editor comes in from the mail with a passkey, signs out, and back in with the passkey.
       const editorContext = await browser.newContext({ viewport: { width: 390, height: 844 } })

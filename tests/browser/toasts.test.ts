@@ -23,7 +23,7 @@ describe.skipIf(!chromiumAvailable)('toasts', () => {
     return page
   }
 
-  const contactSupport = (page: Page) => page.getByRole('button', { name: content.footer.contactSupport })
+  const contactSupport = (page: Page) => page.getByRole('link', { name: content.footer.contactSupport })
 
   it('Contact Support tells the visitor which address to write to', async () => {
     const { page } = await visit(suite.browser, `${suite.server.url}/`)

@@ -68,10 +68,9 @@ async function request(path: string, init: RequestInit & { json?: unknown } = {}
 /** The calls before anyone is signed in: who is signed in, and the ways in. */
 export const signInApi = {
   session: async (): Promise<SessionInfo | null> => {
-    const response = await request('/session')
-    if (response.status === 401) return null
+    const response = await request('/session/current')
     if (!response.ok) throw await errorOf(response)
-    return response.json()
+    return ((await response.json()) as { session: SessionInfo | null }).session
   },
   signOut: async (): Promise<void> => {
     await request('/session', { method: 'DELETE' })
@@ -132,6 +131,7 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
     mail: async (): Promise<MailOverview> => (await call('/mail')).json(),
     segments: async (): Promise<Segments> => (await call('/segments')).json(),
     campaigns: async (): Promise<CampaignProgress[]> => (await call('/campaigns')).json(),
+    campaignSettings: async (): Promise<{ appStoreUrl: boolean }> => (await call('/campaigns/settings')).json(),
     draft: async (campaign: Omit<CampaignRequest, 'send'>): Promise<CampaignDraft> =>
       (await call('/campaigns', { method: 'POST', json: { ...campaign, send: false } })).json(),
     send: async (id: number): Promise<{ id: number; recipients: number }> =>
@@ -169,6 +169,7 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
     addToken: async (token: { name: string; role: OperatorRole; expiresAt?: string }): Promise<{ id: number; token: string }> =>
       (await call('/tokens', { method: 'POST', json: token })).json(),
     revokeToken: async (id: number): Promise<void> => void (await call(`/tokens/${id}`, { method: 'DELETE' })),
+    revokeInvitation: async (id: number): Promise<void> => void (await call(`/operators/invitations/${id}`, { method: 'DELETE' })),
     passkeys: async (): Promise<PasskeySummary[]> => (await call('/passkeys')).json(),
     passkeyOptions: async (): Promise<Ceremony<PublicKeyCredentialCreationOptionsJSON>> =>
       (await call('/passkeys/options', { method: 'POST' })).json(),

@@ -79,7 +79,10 @@ export const adminContent = {
     sendInvite: 'Send invitation',
     invited: (email: string) => `An invitation is on its way to ${email}. It works once, for 7 days.`,
     invitations: 'Open invitations',
-    invitationColumns: { email: 'Email', role: 'Role', expires: 'Expires (UTC)' },
+    invitationColumns: { email: 'Email', role: 'Role', expires: 'Expires (UTC)', actions: 'Actions' },
+    revokeInvitationLabel: (email: string) => `Revoke the invitation to ${email}`,
+    confirmRevokeInvitation: (email: string) => `Revoke the invitation to ${email}? Its link stops working at once.`,
+    invitationRevoked: (email: string) => `The invitation to ${email} is revoked.`,
     noInvitations: 'No open invitations.',
     roles: {
       owner: 'Owner: everything, the team included',
@@ -321,6 +324,9 @@ export const adminContent = {
     markdownHint: 'Placeholders: {{my_page_url}} (each recipient’s own page), {{app_store_url}} (needs APP_STORE_URL).',
     defaultMarkdown:
       'Kennect is ready for you.\n\n[Get the app]({{app_store_url}})\n\nYour page, where you can change what you told us or stop our e-mails: {{my_page_url}}\n',
+    /** The default without the app's link, for a server without APP_STORE_URL (it would be refused). */
+    defaultMarkdownWithoutStore:
+      'Kennect is ready for you.\n\nYour page, where you can change what you told us or stop our e-mails: {{my_page_url}}\n',
     segment: 'Who gets it',
     roles: 'Roles (none ticked: every role)',
     countries: 'Countries (ISO codes, comma separated; empty: everywhere)',

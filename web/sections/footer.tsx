@@ -1,7 +1,8 @@
 import { PawPrint } from 'lucide'
 import { SvgIcon } from '../components/svg-icon'
 import { useSyncExternalStore } from 'react'
-import { Button } from '../components/ui/button'
+import { buttonVariants } from '../components/ui/button'
+import { cn } from '../lib/cn'
 import type { Content } from '../content'
 import { toast } from '../lib/toast-store'
 
@@ -29,14 +30,18 @@ export function Footer({ content, privacyId }: { content: Content['footer']; pri
         </div>
         <div>
           <h2 className="text-sm font-semibold tracking-wide text-white uppercase">{content.supportHeading}</h2>
-          <Button
-            variant="link"
-            size="inline"
-            className="mt-4 text-stone-300 hover:text-white"
-            onClick={() => toast({ ...content.supportToast, link: { text: content.supportEmail, href: `mailto:${content.supportEmail}` } })}
+          {/* A real mailto: link, so it works before the script arrives and without it; the
+              script shows the spec's toast with the address instead of opening a mail program. */}
+          <a
+            href={`mailto:${content.supportEmail}`}
+            className={cn(buttonVariants({ variant: 'link', size: 'inline' }), 'mt-4 text-stone-300 hover:text-white')}
+            onClick={(event) => {
+              event.preventDefault()
+              toast({ ...content.supportToast, link: { text: content.supportEmail, href: `mailto:${content.supportEmail}` } })
+            }}
           >
             {content.contactSupport}
-          </Button>
+          </a>
           <a href={`#${privacyId}`} className="mt-3 block text-stone-300 underline-offset-4 hover:text-white hover:underline">
             {content.privacyLink}
           </a>

@@ -117,6 +117,18 @@ export function CampaignsView() {
   const [problem, setProblem] = useState('')
   const [notice, setNotice] = useState('')
   const [version, setVersion] = useState(0)
+  // The default message links the app only where the server knows its address (APP_STORE_URL).
+  const [appStore, setAppStore] = useState<boolean | null>(null)
+  useEffect(() => {
+    let current = true
+    api.campaignSettings().then(
+      (settings) => current && setAppStore(settings.appStoreUrl),
+      () => current && setAppStore(false),
+    )
+    return () => {
+      current = false
+    }
+  }, [api])
   const reload = useCallback(() => setVersion((v) => v + 1), [])
   const sending = campaigns.some((c) => c.status === 'sending')
 
@@ -211,7 +223,8 @@ export function CampaignsView() {
               name="markdown"
               required
               rows={6}
-              defaultValue={text.defaultMarkdown}
+              key={String(appStore)}
+              defaultValue={appStore ? text.defaultMarkdown : text.defaultMarkdownWithoutStore}
               aria-describedby="campaign-markdown-hint"
               className={`mt-1 ${markdownBox}`}
             />

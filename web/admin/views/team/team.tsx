@@ -169,6 +169,7 @@ export function TeamView() {
             { label: copy.invitationColumns.email },
             { label: copy.invitationColumns.role },
             { label: copy.invitationColumns.expires },
+            { label: copy.invitationColumns.actions },
           ]}
           empty={team && team.invitations.length === 0 ? copy.noInvitations : null}
         >
@@ -179,6 +180,19 @@ export function TeamView() {
               </th>
               <td className={td}>{invitation.role}</td>
               <td className={td}>{minute(invitation.expires_at)}</td>
+              <td className={td}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  aria-label={copy.revokeInvitationLabel(invitation.email)}
+                  onClick={() => {
+                    if (window.confirm(copy.confirmRevokeInvitation(invitation.email)))
+                      void change(() => api.revokeInvitation(invitation.id), copy.invitationRevoked(invitation.email))
+                  }}
+                >
+                  {copy.revoke}
+                </Button>
+              </td>
             </tr>
           ))}
         </TableRegion>
