@@ -168,7 +168,7 @@ export function TeamView() {
           columns={[
             { label: copy.invitationColumns.email },
             { label: copy.invitationColumns.role },
-            { label: copy.invitationColumns.expires },
+            { label: copy.invitationColumns.expires, className: wide },
             { label: copy.invitationColumns.actions },
           ]}
           empty={team && team.invitations.length === 0 ? copy.noInvitations : null}
@@ -179,7 +179,7 @@ export function TeamView() {
                 {invitation.email}
               </th>
               <td className={td}>{invitation.role}</td>
-              <td className={td}>{minute(invitation.expires_at)}</td>
+              <td className={`${td} ${wide}`}>{minute(invitation.expires_at)}</td>
               <td className={td}>
                 <Button
                   variant="outline"
