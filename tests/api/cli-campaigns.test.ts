@@ -107,7 +107,7 @@ describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }
       '--dry-run',
     )
     expect(dry.code).toBe(0)
-    expect(dry.stdout).toContain('dry run: 1 recipients; nothing was saved')
+    expect(dry.stdout).toContain('dry run: 1 recipient; nothing was saved')
     expect(dry.stdout).toContain('[See your page](http')
     expect((await cli('campaign', 'list')).stdout).toBe(before)
   })
@@ -123,7 +123,7 @@ describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }
     expect(dry.stdout).toContain('[Ihre Seite](http')
     // Everyone here signed up in English: a German segment is empty, an English one is not.
     expect((await cli(...base, '--locale', 'de', '--dry-run')).stdout).toContain('dry run: 0 recipients')
-    expect((await cli(...base, '--locale', 'en', '--dry-run')).stdout).toContain('dry run: 1 recipients')
+    expect((await cli(...base, '--locale', 'en', '--dry-run')).stdout).toContain('dry run: 1 recipient;')
     expect(await cli(...base, '--subject-de', 'Nur ein Betreff', '--dry-run')).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('markdown.de: missing'),

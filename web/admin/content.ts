@@ -2,6 +2,7 @@
 import type { MailState } from '../../contract/admin-api'
 import type { FunnelDay } from '../../contract/growth'
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
+import { counted, withArticle } from '../../contract/counted'
 
 import type { OperatorRole } from '../../contract/team'
 import type { Role } from '../../contract/visitor'
@@ -37,8 +38,7 @@ export const adminContent = {
   },
   setup: {
     heading: (purpose: 'setup' | 'invite') => (purpose === 'setup' ? 'Set up the waitlist’s first owner' : 'Join the team'),
-    intro: (role: OperatorRole) =>
-      `You are joining as ${role === 'owner' ? 'an' : 'a'} ${role}. Your passkey is how you sign in from now on.`,
+    intro: (role: OperatorRole) => `You are joining as ${withArticle(role)}. Your passkey is how you sign in from now on.`,
     email: 'Your e-mail address',
     name: 'Your name',
     passkeyName: 'Name of this passkey',
@@ -230,7 +230,7 @@ export const adminContent = {
   demand: {
     heading: 'Who is waiting',
     totals: (total: number, confirmed: number, unsubscribed: number) =>
-      `${total.toLocaleString('en')} ${total === 1 ? 'sign-up' : 'sign-ups'}: ${confirmed.toLocaleString('en')} confirmed, ${unsubscribed.toLocaleString('en')} stopped e-mails (left out below).`,
+      `${counted(total, 'sign-up', 'sign-ups')}: ${confirmed.toLocaleString('en')} confirmed, ${unsubscribed.toLocaleString('en')} stopped e-mails (left out below).`,
     chartLabel: 'Sign-ups per country by role, the largest countries first',
     tableCaption: 'Who is waiting, per country',
     columns: {
@@ -338,13 +338,13 @@ export const adminContent = {
     invitedAtLeast: 'Whose invite links brought at least this many confirmed sign-ups (empty: anyone)',
     readyCountries: 'Only countries whose launch meter is full (both targets met)',
     preview: 'Count and preview',
-    recipients: (n: number) => `${n.toLocaleString('en')} recipients`,
+    recipients: (n: number) => counted(n, 'recipient', 'recipients'),
     previewFrame: 'The campaign as a mail client shows it',
     testAddress: 'Send a test to',
     sendTest: 'Send test',
     testSent: 'Test sent.',
-    send: (n: number) => `Send to ${n.toLocaleString('en')} recipients`,
-    confirmSend: (n: number, subject: string) => `Send “${subject}” to ${n.toLocaleString('en')} recipients now?`,
+    send: (n: number) => `Send to ${counted(n, 'recipient', 'recipients')}`,
+    confirmSend: (n: number, subject: string) => `Send “${subject}” to ${counted(n, 'recipient', 'recipients')} now?`,
     list: 'All campaigns',
     none: 'No campaigns yet.',
     progressLabel: (subject: string) => `Progress of “${subject}”`,
