@@ -44,6 +44,11 @@ export function ensureBuild() {
     process.exit(1)
   }
   console.error('Building the page and the server…') // stderr: standard output may be an export
-  const result = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: ['ignore', 2, 2] })
+  // Always the production build, whoever asks: under a test runner (NODE_ENV=test) Vite would
+  // otherwise bundle React's development build (149 KB gzipped instead of 74, measured).
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], {
+    stdio: ['ignore', 2, 2],
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
   if (result.status !== 0) process.exit(result.status ?? 1)
 }
