@@ -35,7 +35,9 @@ const TOKEN_IN_PATH = new RegExp(`^${VISITOR_PATH}/(?!deleted(?:/|$))[^/]+`)
  * that alphabet with a digit, an underscore or a capital in them. Words joined by hyphens, hashed
  * asset names (they have a dot) and ids stay.
  */
-const SECRET_SEGMENT = /(?<=\/)(?=[^/]*[0-9A-Z_])[A-Za-z0-9_-]{20,}(?=\/|$)/g
+const SECRET_WORD = '(?=[^/]*[0-9A-Z_])[A-Za-z0-9_-]{20,}'
+const SECRET_SEGMENT = new RegExp(`(?<=/)${SECRET_WORD}(?=/|$)`, 'g')
+const SECRET_NAME = new RegExp(`^${SECRET_WORD}$`)
 
 /** A path no route matched, as it may be logged: no page token or secret, no e-mail or IP address. */
 export function redactPath(path: string): string {
@@ -45,7 +47,7 @@ export function redactPath(path: string): string {
 /** A query parameter's name as it may be logged (its value never is). */
 export function redactName(name: string): string {
   const personal = redactPersonal(name)
-  return /^(?=.*[0-9A-Z_])[A-Za-z0-9_-]{20,}$/.test(personal) ? '[secret]' : personal
+  return SECRET_NAME.test(personal) ? '[secret]' : personal
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Config } from '../config.js'
 import { campaignWords, renderCampaign } from '../mail/campaign.js'
 import { mailCopy } from '../mail/content.js'
 import type { WaitlistStore } from '../store/index.js'
-import { counted } from '../../contract/counted.js'
+import { recipients as audience } from '../../contract/counted.js'
 
 export interface CampaignOptions {
   subject?: string | undefined
@@ -141,7 +141,7 @@ export async function runCampaign(
       if (options['dry-run']) {
         const site = config.SITE_URL ?? `http://localhost:${config.PORT}`
         const page = `${site}${VISITOR_PATH}/your-own-link`
-        io.out(`dry run: ${counted(recipients, 'recipient', 'recipients')}; nothing was saved\n`)
+        io.out(`dry run: ${audience(recipients)}; nothing was saved\n`)
         // Each language it is written in, as its recipients will get it.
         for (const [locale, localWords] of Object.entries(checked.words) as [Locale, { subject: string; markdown: string }][]) {
           const links = { page, unsubscribe: `${page}/unsubscribe`, appStore: config.APP_STORE_URL ?? site }
@@ -151,9 +151,7 @@ export async function runCampaign(
         return 0
       }
       const id = await store.campaigns.create({ ...words, translations, segment })
-      io.out(
-        `campaign ${id}: a draft for ${counted(recipients, 'recipient', 'recipients')}\nsend it with: npm run -s waitlist -- campaign send ${id}\n`,
-      )
+      io.out(`campaign ${id}: a draft for ${audience(recipients)}\nsend it with: npm run -s waitlist -- campaign send ${id}\n`)
       return 0
     }
     case 'send': {
@@ -163,7 +161,7 @@ export async function runCampaign(
       io.out(
         sent.queued > 0
           ? `campaign ${id}: ${count(sent.queued)} mails queued; the running server sends them at MAIL_RATE_PER_SECOND\nfollow with: npm run -s waitlist -- campaign status ${id} --follow\n`
-          : `campaign ${id}: already sent to ${counted(sent.recipients, 'recipient', 'recipients')}; nobody was queued twice\n`,
+          : `campaign ${id}: already sent to ${audience(sent.recipients)}; nobody was queued twice\n`,
       )
       return 0
     }

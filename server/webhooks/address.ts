@@ -23,8 +23,11 @@ export function isPublicAddress(address: string): boolean {
 /** Said when an endpoint is refused at saving, where a developer's local receiver meets it (never set in production). */
 export const DEVELOPMENT_HINT = ' (for a local receiver while developing, start the server with WEBHOOK_ALLOW_PRIVATE=1)'
 
-/** The URL's problem, named by field, or null when it may be saved (before DNS). */
-export function urlProblem(text: string, allowPrivate: boolean): string | null {
+/**
+ * The URL's problem, named by field, or null when it may be saved (before DNS). `hint` follows the
+ * refusals a local receiver meets (saving passes DEVELOPMENT_HINT; a delivery's log does not).
+ */
+export function urlProblem(text: string, allowPrivate: boolean, hint = ''): string | null {
   if (text.length > WEBHOOK_URL_MAX) return `url: at most ${WEBHOOK_URL_MAX} characters`
   let url: URL
   try {
@@ -32,11 +35,11 @@ export function urlProblem(text: string, allowPrivate: boolean): string | null {
   } catch {
     return 'url: not a URL'
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return 'url: must start with https://'
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return `url: must start with https://${hint}`
   if (url.username || url.password) return 'url: must not carry a user name or password'
   const host = url.hostname.replace(/^\[|\]$/g, '')
   if (!host) return 'url: has no host'
-  if (ipaddr.isValid(host) && !allowPrivate && !isPublicAddress(host)) return 'url: not a public address'
+  if (ipaddr.isValid(host) && !allowPrivate && !isPublicAddress(host)) return `url: not a public address${hint}`
   return null
 }
 

@@ -40,10 +40,10 @@ export async function checkedFields(
   const fields: Partial<WebhookEndpointFields> = {}
   if (body.url !== undefined) {
     const url = String(body.url).trim()
-    const problem = urlProblem(url, allowPrivate)
     // The refusals a local receiver meets say how a developer allows it.
     const hint = allowPrivate ? '' : DEVELOPMENT_HINT
-    if (problem) throw new HttpError(400, 'invalid_url', /https|public/.test(problem) ? `${problem}${hint}` : problem)
+    const problem = urlProblem(url, allowPrivate, hint)
+    if (problem) throw new HttpError(400, 'invalid_url', problem)
     try {
       await publicAddresses(new URL(url).hostname, allowPrivate)
     } catch (error) {

@@ -2,7 +2,7 @@
 import type { MailState } from '../../contract/admin-api'
 import type { FunnelDay } from '../../contract/growth'
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
-import { counted, withArticle } from '../../contract/counted'
+import { counted, recipients, withArticle } from '../../contract/counted'
 
 import type { OperatorRole } from '../../contract/team'
 import type { Role } from '../../contract/visitor'
@@ -338,13 +338,13 @@ export const adminContent = {
     invitedAtLeast: 'Whose invite links brought at least this many confirmed sign-ups (empty: anyone)',
     readyCountries: 'Only countries whose launch meter is full (both targets met)',
     preview: 'Count and preview',
-    recipients: (n: number) => counted(n, 'recipient', 'recipients'),
+    recipients: (n: number) => recipients(n),
     previewFrame: 'The campaign as a mail client shows it',
     testAddress: 'Send a test to',
     sendTest: 'Send test',
     testSent: 'Test sent.',
-    send: (n: number) => `Send to ${counted(n, 'recipient', 'recipients')}`,
-    confirmSend: (n: number, subject: string) => `Send “${subject}” to ${counted(n, 'recipient', 'recipients')} now?`,
+    send: (n: number) => `Send to ${recipients(n)}`,
+    confirmSend: (n: number, subject: string) => `Send “${subject}” to ${recipients(n)} now?`,
     list: 'All campaigns',
     none: 'No campaigns yet.',
     progressLabel: (subject: string) => `Progress of “${subject}”`,

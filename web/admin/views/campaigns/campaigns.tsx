@@ -7,8 +7,9 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../../../contract/local
 import { ROLES, type Role } from '../../../../contract/visitor'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
-import { AdminApiError } from '../../api'
+import { type AdminApi, AdminApiError } from '../../api'
 import { adminContent } from '../../content'
+import { useLoaded } from '../../hooks'
 import { useAdmin } from '../../session'
 
 const text = adminContent.campaigns
@@ -107,6 +108,8 @@ function ProgressRow({ campaign, onPause }: { campaign: CampaignProgress; onPaus
   )
 }
 
+const loadSettings = (api: AdminApi) => api.campaignSettings()
+
 export function CampaignsView() {
   const { api, can, onFailure } = useAdmin()
   const mayWrite = can('campaigns:write')
@@ -118,17 +121,7 @@ export function CampaignsView() {
   const [notice, setNotice] = useState('')
   const [version, setVersion] = useState(0)
   // The default message links the app only where the server knows its address (APP_STORE_URL).
-  const [appStore, setAppStore] = useState<boolean | null>(null)
-  useEffect(() => {
-    let current = true
-    api.campaignSettings().then(
-      (settings) => current && setAppStore(settings.appStoreUrl),
-      () => current && setAppStore(false),
-    )
-    return () => {
-      current = false
-    }
-  }, [api])
+  const appStore = useLoaded(loadSettings).data?.appStoreUrl ?? null
   const reload = useCallback(() => setVersion((v) => v + 1), [])
   const sending = campaigns.some((c) => c.status === 'sending')
 
