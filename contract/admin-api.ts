@@ -29,6 +29,8 @@ export interface SignUp {
   mail_state: MailState | null
   /** The id of the sign-up whose invite link this one came through, if any (gone with it). */
   invited_by: number | null
+  /** That sign-up's address, for the list (not in the export, which has the id). */
+  invited_by_email: string | null
   /** How many sign-ups made through this one's link have confirmed, as credited (at most 20 a day). */
   invites_confirmed: number
   /** The language its mails and its page speak. */

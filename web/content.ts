@@ -39,6 +39,19 @@ export interface Languages {
   label: string
   current: Locale
   links: { locale: Locale; name: string; href: string }[]
+  /**
+   * On the default language's page only: each other language's offer of itself, in its own words,
+   * shown to a browser that prefers it (web/sections/language-hint.tsx); empty on the others.
+   */
+  hints: LanguageHint[]
+}
+
+/** "Diese Seite auf Deutsch lesen": a language's offer of its page, in that language. */
+export interface LanguageHint {
+  locale: Locale
+  href: string
+  text: string
+  close: string
 }
 
 export interface Content {
@@ -132,6 +145,11 @@ const WHY: IconName[] = ['stethoscope', 'dna', 'user-check', 'scale']
 const TRUST: IconName[] = ['shield-check', 'lock', 'file-check', 'gavel', 'headset']
 const OUTCOMES: JoinOutcome[] = ['joined', 'invalid', 'expired', 'busy', 'error']
 
+function languageHint(locale: Locale): LanguageHint {
+  const t = translator(locale)
+  return { locale, href: localePath(locale), text: t('page.header.suggest'), close: t('page.header.suggestClose') }
+}
+
 /** The page's words in one language. */
 export function pageContent(locale: Locale): Content {
   const t = translator(locale, { product: site.productName, supportEmail: site.supportEmail })
@@ -152,6 +170,7 @@ export function pageContent(locale: Locale): Content {
         label: t('page.header.languages'),
         current: locale,
         links: LOCALES.map((other) => ({ locale: other, name: languageName(other), href: localePath(other) })),
+        hints: locale === DEFAULT_LOCALE ? LOCALES.filter((other) => other !== locale).map(languageHint) : [],
       },
     },
     hero: {

@@ -8,10 +8,15 @@ import { PRIVACY_ID } from './anchors'
 import { Toaster } from './components/ui/toaster'
 import type { Content } from './content'
 import { Footer } from './sections/footer'
+import { LanguageHint } from './sections/language-hint'
 import { WaitlistForm, type WaitlistFormWords } from './sections/waitlist'
 
 /** What the islands say, and the page's language (the sign-up keeps it): only what the browser renders. */
-export type IslandWords = Pick<Content, 'footer' | 'toaster'> & { form: WaitlistFormWords; locale: Content['meta']['lang'] }
+export type IslandWords = Pick<Content, 'footer' | 'toaster'> & {
+  form: WaitlistFormWords
+  locale: Content['meta']['lang']
+  languageHints: Content['header']['languages']['hints']
+}
 
 /** The page's JSON block of its islands' words. */
 export const ISLAND_WORDS_ID = 'island-words'
@@ -20,6 +25,7 @@ export const islands = {
   waitlist: (words: IslandWords) => <WaitlistForm content={words.form} locale={words.locale} />,
   footer: (words: IslandWords) => <Footer content={words.footer} privacyId={PRIVACY_ID} />,
   toaster: (words: IslandWords) => <Toaster content={words.toaster} />,
+  languageHint: (words: IslandWords) => <LanguageHint hints={words.languageHints} />,
 } satisfies Record<string, (words: IslandWords) => ReactNode>
 
 export type IslandName = keyof typeof islands

@@ -9,8 +9,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
-import { type LandingWords, WAITING_SHOWN_FROM } from '../../contract/growth.js'
+import { INVITE_PARAM, type LandingWords, WAITING_SHOWN_FROM } from '../../contract/growth.js'
 import { FORM_TOKEN_SLOT, WAITING_SLOT } from '../../contract/paths.js'
+import { UTM_COLUMNS } from '../../contract/waitlist.js'
 
 /** Where the built page's form holds the token (its hidden field's value attribute). */
 const TOKEN = `value="${FORM_TOKEN_SLOT}"`
@@ -94,6 +95,29 @@ interface PageOfTheSecond {
   compressed: Partial<Record<Encoding, Promise<Buffer>>>
 }
 
+/** What a language switch carries from one landing page to another: the inviter's code and the campaign. */
+const CARRIED_PARAMS = [INVITE_PARAM, ...UTM_COLUMNS]
+
+/**
+ * A switch of language without a script: the language link is bare (`/de/`), and the Referer is
+ * the landing page the visitor came from, with its query. When that page is one of ours on this
+ * host and its query carries an invite or a campaign, the address to send the visitor to instead
+ * (`/de/?invite=…`), so the sign-up keeps both; otherwise undefined. With a script, the links
+ * carry the query themselves (web/lib/language-links.ts). Crawlers send no such Referer.
+ */
+export function switchedWithQuery(request: FastifyRequest, path: string, landingPaths: ReadonlySet<string>): string | undefined {
+  const referer = request.headers.referer
+  if (request.url.includes('?') || referer === undefined || !URL.canParse(referer)) return undefined
+  const from = new URL(referer)
+  if (from.host !== request.headers.host || !landingPaths.has(from.pathname.replace(/index\.html$/, ''))) return undefined
+  const carried = new URLSearchParams()
+  for (const name of CARRIED_PARAMS) {
+    const value = from.searchParams.get(name)
+    if (value !== null) carried.set(name, value)
+  }
+  return carried.size === 0 ? undefined : `${path}?${carried}`
+}
+
 export async function landingPage(app: FastifyInstance, { pages }: { pages: LandingPage[] }) {
   // Said once the server listens: a start that fails says only why it failed.
   if (app.formTokens.ephemeral) {
@@ -108,6 +132,7 @@ export async function landingPage(app: FastifyInstance, { pages }: { pages: Land
     brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
     zlibOptions: { level: GZIP_LEVEL },
   })
+  const landingPaths = new Set(pages.map((page) => page.path))
   for (const { path, template, words } of pages) {
     let current: PageOfTheSecond | undefined
     const pageNow = async (): Promise<PageOfTheSecond> => {
@@ -121,6 +146,9 @@ export async function landingPage(app: FastifyInstance, { pages }: { pages: Land
       return current
     }
     const send = async (request: FastifyRequest, reply: FastifyReply) => {
+      const switched = switchedWithQuery(request, path, landingPaths)
+      // It depends on the Referer: no cache keeps it.
+      if (switched !== undefined) return reply.header('cache-control', 'no-store').redirect(switched, 302)
       app.views.record(request)
       const page = await pageNow()
       reply

@@ -44,6 +44,7 @@ import { createSqliteWebhooks } from './webhooks-sqlite.js'
 
 const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
     confirmed_at, unsubscribed_at, role, breeds, country, invited_by, locale,
+  (SELECT inviter.email FROM waitlist AS inviter WHERE inviter.id = waitlist.invited_by) AS invited_by_email,
   (SELECT count(*) FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
 /** The state of the sign-up's latest mail. */
 const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.id ORDER BY outbox.id DESC LIMIT 1) AS mail_state'

@@ -4,7 +4,7 @@
 // `List-Unsubscribe=One-Click` to the address in the mail's List-Unsubscribe header.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { INVITE_PARAM } from '../../contract/growth.js'
-import { DEFAULT_LOCALE, isLocale, type Locale, LOCALE_COLUMN, readLocale } from '../../contract/locales.js'
+import { DEFAULT_LOCALE, isLocale, type Locale, LOCALE_COLUMN, localePath, readLocale } from '../../contract/locales.js'
 import { translator } from '../../locales/index.js'
 import {
   ONE_CLICK_FIELD,
@@ -74,7 +74,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
       profile: visitor.profile,
       notice,
       step,
-      invite: code === null || !counts ? null : { link: `${app.siteUrl()}/?${INVITE_PARAM}=${code}`, ...counts },
+      invite: code === null || !counts ? null : { link: `${app.siteUrl()}${localePath(visitor.locale)}?${INVITE_PARAM}=${code}`, ...counts },
       meter,
     }
   }

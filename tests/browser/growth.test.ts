@@ -6,14 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import type { Funnel } from '../../contract/growth'
-import { content } from '../../web/content'
-import { englishVisitorContent as visitorContent } from '../../web/visitor/content'
+import { adminContent } from '../../web/admin/content'
+import { content, pageContent } from '../../web/content'
+import { englishVisitorContent as visitorContent, visitorContent as visitorContentIn } from '../../web/visitor/content'
 import { chromiumAvailable, launchChromium } from '../support/chromium'
 import { emailInput, joinButton, readToast, submitEmail, toasts, visit, waitForHydration } from '../support/page'
 import { pageTokenFor } from '../support/page-links'
 import { seedSignUps } from '../support/seed'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
+import { ownerIn } from '../support/team'
 
 const ADMIN_TOKEN = 'admin-token-for-the-growth-story-0123'
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
@@ -86,6 +88,81 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
     expect(await ada.getByText(visitorContent.invite.counts(2, 1)).isVisible()).toBe(true)
     expect(await signUp('adalovelace+dogs@googlemail.com')).toMatchObject({ invited_by: null })
     await ada.context().close()
+  })
+
+  it.skipIf(!available)(
+    'an invitee who switches to Deutsch keeps the invite and the campaign, with and without JavaScript; the list names the inviter',
+    async () => {
+      const german = pageContent('de')
+      // Dora joins on the German page and confirms: her page gives the German page's invite link.
+      const dora = await visit(browser, `${server.url}/de/`)
+      await waitForHydration(dora.page)
+      await dora.page.getByRole('textbox', { name: german.waitlist.emailLabel }).fill('dora@example.com')
+      await dora.page.getByRole('button', { name: german.waitlist.submit }).click()
+      await expect.poll(() => signUp('dora@example.com')).toBeTruthy()
+      await dora.page.context().close()
+      const token = await pageTokenFor(server.config.MAIL_DIR, 'dora@example.com')
+      const page = (await visit(browser, `${server.url}/me/${token}`)).page
+      await page.getByRole('button', { name: visitorContentIn('de').confirm.button }).click()
+      await page.waitForURL(/\?done=confirmed$/)
+      const link = (await page.getByText(/\/de\/\?invite=/).innerText()).trim()
+      expect(link).toMatch(/\/de\/\?invite=[A-Za-z0-9_-]{22}$/)
+      await page.context().close()
+      const code = new URL(link).searchParams.get('invite') ?? ''
+      const doraId = (await signUp('dora@example.com'))?.id
+
+      // An English link with a campaign; the visitor chooses Deutsch in the header, then joins.
+      const english = `${server.url}/?invite=${code}&utm_source=friend`
+      for (const javaScriptEnabled of [true, false]) {
+        const email = `switched-${javaScriptEnabled ? 'script' : 'noscript'}@example.com`
+        const { page: visitor, problems } = await visit(browser, `${english}#how-it-works`, { javaScriptEnabled })
+        if (javaScriptEnabled) await waitForHydration(visitor)
+        await visitor.locator('header summary').click()
+        await visitor.getByRole('link', { name: 'Deutsch' }).click()
+        // With a script the link carries the query and the fragment; without, the server the query.
+        const expected = javaScriptEnabled ? `/de/?invite=${code}&utm_source=friend#how-it-works` : `/de/?invite=${code}&utm_source=friend`
+        await visitor.waitForURL(`${server.url}${expected}`)
+        await visitor.getByRole('textbox', { name: german.waitlist.emailLabel }).fill(email)
+        await visitor.getByRole('button', { name: german.waitlist.submit }).click()
+        if (javaScriptEnabled) await expect.poll(() => signUp(email)).toBeTruthy()
+        else await visitor.waitForURL(/#waitlist-joined$/)
+        expect(await signUp(email)).toMatchObject({ invited_by: doraId, utm_source: 'friend', locale: 'de' })
+        expect(problems).toEqual([])
+        await visitor.context().close()
+      }
+
+      // An owner's list says whose invite each came through, and the campaign.
+      const context = await browser.newContext()
+      await ownerIn(context, server)
+      const admin = await context.newPage()
+      await admin.goto(`${server.url}/admin/signups`)
+      await admin.getByLabel(adminContent.searchLabel).fill('switched-script')
+      const row = admin.getByRole('row').filter({ hasText: 'switched-script@example.com' })
+      await row.getByRole('cell', { name: `friend · ${adminContent.invitedBy('dora@example.com')}`, exact: true }).waitFor()
+      await context.close()
+    },
+  )
+
+  it.skipIf(!available)('offers the German page to a German browser on the English one, with the invite; never a redirect', async () => {
+    const link = `/?invite=AAAAAAAAAAAAAAAAAAAAAA&utm_source=friend`
+    const { page, problems } = await visit(browser, `${server.url}${link}`, { locale: 'de-AT' })
+    // The English page answers (no redirect), and offers German in German.
+    expect(await page.locator('html').getAttribute('lang')).toBe('en')
+    const hint = page.getByRole('complementary', { name: 'Diese Seite auf Deutsch lesen' })
+    const offer = hint.getByRole('link', { name: 'Diese Seite auf Deutsch lesen' })
+    expect(await offer.getAttribute('href')).toBe(`/de${link}`)
+    await hint.getByRole('button', { name: 'Schließen' }).click()
+    await hint.waitFor({ state: 'detached' })
+    await page.reload()
+    await waitForHydration(page)
+    expect(await hint.count()).toBe(0)
+    expect(problems).toEqual([])
+    await page.context().close()
+    // An English browser is offered nothing.
+    const other = await visit(browser, `${server.url}${link}`, { locale: 'en-GB' })
+    await waitForHydration(other.page)
+    expect(await other.page.getByRole('complementary').count()).toBe(0)
+    await other.page.context().close()
   })
 
   it.skipIf(!available)('the landing page says how many wait at 100 confirmed sign-ups, not at 99, and keeps its height', async () => {

@@ -41,7 +41,8 @@ export function watchConsole(page: Page): string[] {
 
 /**
  * Resolves once React has hydrated every island (web/islands.tsx): the first element of each
- * carries React's fiber. Clicking before that would, for example, submit the form natively.
+ * carries React's fiber (an island that renders nothing, the language hint on most visits, has
+ * its root marked on its container). Clicking before that would, for example, submit the form natively.
  */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => {
@@ -50,7 +51,8 @@ export async function waitForHydration(page: Page): Promise<void> {
       islands.length > 0 &&
       islands.every((island) => {
         const root = island.firstElementChild
-        return root !== null && Object.keys(root).some((key) => key.startsWith('__reactFiber'))
+        if (root === null) return Object.keys(island).some((key) => key.startsWith('__reactContainer'))
+        return Object.keys(root).some((key) => key.startsWith('__reactFiber'))
       })
     )
   })

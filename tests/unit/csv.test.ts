@@ -20,6 +20,7 @@ const signUp = (fields: Partial<SignUp>): SignUp => ({
   country: null,
   mail_state: null,
   invited_by: null,
+  invited_by_email: null,
   invites_confirmed: 0,
   locale: 'en',
   ...fields,

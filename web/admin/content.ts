@@ -182,6 +182,8 @@ export const adminContent = {
   perDayColumns: { day: 'Day (UTC)', count: 'Sign-ups' },
   sources: 'Top sources',
   direct: '(direct)',
+  /** A sign-up that came through another's invite link: whose. */
+  invitedBy: (email: string) => `invited by ${email}`,
   listLabel: 'All sign-ups',
   searchLabel: 'Search addresses',
   searchPlaceholder: 'part of an address',

@@ -19,6 +19,13 @@ function statusOf(row: SignUp): string {
   return parts.join(' · ')
 }
 
+/** Where a sign-up came from: its campaign source or referring site, and whose invite it took. */
+function sourceOf(row: SignUp): string {
+  const parts = [row.utm_source ?? row.referrer, row.invited_by_email === null ? null : copy.invitedBy(row.invited_by_email)]
+  const known = parts.filter((part): part is string => part !== null)
+  return known.length > 0 ? known.join(' · ') : copy.direct
+}
+
 function profileOf(row: SignUp): string {
   const parts = [row.role ? copy.roles[row.role] : '', row.country ?? '', row.breeds.join(', ')].filter(Boolean)
   const profile = parts.length > 0 ? parts.join(' · ') : copy.noProfile
@@ -150,7 +157,7 @@ export function SignupsView() {
             <tbody>
               {rows.map((row) => {
                 const joined = row.created_at.replace('T', ' ').slice(0, 16)
-                const source = row.utm_source ?? row.referrer ?? copy.direct
+                const source = sourceOf(row)
                 return (
                   <tr key={row.id} className="border-t border-stone-200">
                     <td className="py-2 pr-4 align-top">
