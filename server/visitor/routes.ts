@@ -74,7 +74,8 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
       profile: visitor.profile,
       notice,
       step,
-      invite: code === null || !counts ? null : { link: `${app.siteUrl()}${localePath(visitor.locale)}?${INVITE_PARAM}=${code}`, ...counts },
+      invite:
+        code === null || !counts ? null : { link: `${app.siteUrl()}${localePath(visitor.locale)}?${INVITE_PARAM}=${code}`, ...counts },
       meter,
     }
   }
