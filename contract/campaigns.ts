@@ -108,7 +108,14 @@ export interface CampaignProgress {
   segment: Segment
 }
 
-/** POST /admin/api/campaigns with send: false: the draft, counted and rendered for one recipient. */
+/** GET /admin/api/campaigns/:id/draft: a draft as written, to open it again in the composer, counted and rendered. */
+export interface CampaignWritten extends CampaignDraft {
+  subject: { en: string } & Partial<Record<Locale, string>>
+  markdown: { en: string } & Partial<Record<Locale, string>>
+  segment: Segment
+}
+
+/** POST /admin/api/campaigns with send: false (and PUT of a draft): the draft, counted and rendered for one recipient. */
 export interface CampaignDraft {
   id: number
   recipients: number

@@ -134,6 +134,7 @@ export const AUDIT_ACTIONS = [
   'signups exported',
   'signup deleted',
   'campaign sent',
+  'campaign draft deleted',
   'campaign paused',
   'campaign resumed',
   'campaign test sent',

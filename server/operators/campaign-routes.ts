@@ -3,7 +3,7 @@
 // sending queues one outbox row per recipient in one transaction, never twice per recipient.
 import type { FastifyInstance } from 'fastify'
 import { randomUUID } from 'node:crypto'
-import type { CampaignDraft, CampaignProgress, CampaignRequest } from '../../contract/campaigns.js'
+import type { CampaignDraft, CampaignProgress, CampaignRequest, CampaignWritten, Segment } from '../../contract/campaigns.js'
 import { MAX_MARKDOWN_LENGTH, MAX_SUBJECT_LENGTH } from '../../contract/campaigns.js'
 import { COUNTRY_CODES } from '../../contract/countries.js'
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales.js'
@@ -16,6 +16,7 @@ import { campaignIn, campaignWords, renderCampaign } from '../mail/campaign.js'
 import { senderDomain } from '../mail/compose.js'
 import { mailCopies } from '../mail/content.js'
 import { isValidEmail } from '../waitlist/check-row.js'
+import type { Campaign, DraftChange } from '../store/types.js'
 
 /** A date, or a date and time with its zone: what `since` and `until` take. */
 const MOMENT = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$'
@@ -81,21 +82,48 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
   // What the composer needs to know of the server: whether {{app_store_url}} has somewhere to go.
   app.get('/campaigns/settings', { config: { permission: 'figures:read' } }, async () => ({ appStoreUrl: appStoreUrl !== undefined }))
 
+  /** The campaign a request describes, checked: its words by language and its segment; a 400 names what is wrong. */
+  const campaignOf = (body: Omit<CampaignRequest, 'send'>) => {
+    const checked = campaignWords(body, appStoreUrl)
+    const problems = checked.ok ? [] : checked.problems
+    if (body.segment.since && body.segment.until && Date.parse(body.segment.until) <= Date.parse(body.segment.since)) {
+      problems.push('segment/until: must come after segment/since')
+    }
+    if (!checked.ok || problems.length > 0) throw new HttpError(400, 'invalid_campaign', problems.join('; '))
+    const { en, ...translations } = checked.words
+    return { words: checked.words, stored: { ...en, translations, segment: body.segment } satisfies Omit<Campaign, 'id'> }
+  }
+  /** A draft as its recipients will see it: counted now, each language it is written in rendered (with sample links). */
+  const draftOf = async (id: number, words: Partial<Record<Locale, { subject: string; markdown: string }>>, segment: Segment) => {
+    const recipients = await app.store.campaigns.count(segment)
+    const previews: CampaignDraft['previews'] = {}
+    for (const [locale, written] of Object.entries(words) as [Locale, { subject: string; markdown: string }][]) {
+      const rendered = renderCampaign(written, sampleLinks(), copyIn(locale))
+      previews[locale] = { subject: rendered.subject, html: rendered.html, text: rendered.text }
+    }
+    return { id, recipients, html: previews.en?.html ?? '', text: previews.en?.text ?? '', previews } satisfies CampaignDraft
+  }
+  /** A change to a draft that did not happen: there is none, or it went out already. */
+  const notADraft = (id: number, change: DraftChange | undefined) => {
+    if (change === undefined) throw new HttpError(404, 'not_found', `No campaign ${id}`)
+    if (change === 'sent') throw new HttpError(409, 'not_a_draft', `Campaign ${id} is sent: it can no longer be changed or deleted`)
+  }
+  const campaignBody = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['subject', 'markdown', 'segment'],
+    properties: { subject: localizedSchema(MAX_SUBJECT_LENGTH), markdown: localizedSchema(MAX_MARKDOWN_LENGTH), segment: segmentSchema },
+  } as const
+
   app.post(
     '/campaigns',
     {
       config: { permission: 'campaigns:write' },
       schema: {
         body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['subject', 'markdown', 'segment', 'send'],
-          properties: {
-            subject: localizedSchema(MAX_SUBJECT_LENGTH),
-            markdown: localizedSchema(MAX_MARKDOWN_LENGTH),
-            segment: segmentSchema,
-            send: { type: 'boolean' },
-          },
+          ...campaignBody,
+          required: [...campaignBody.required, 'send'],
+          properties: { ...campaignBody.properties, send: { type: 'boolean' } },
         },
       },
     },
@@ -103,32 +131,57 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
       const body = request.body as CampaignRequest
       // Sending at once is sending: it needs that permission, and a recent sign-in.
       if (body.send) checkPermission(request, 'campaigns:send', true)
-      const checked = campaignWords(body, appStoreUrl)
-      const problems = checked.ok ? [] : checked.problems
-      if (body.segment.since && body.segment.until && Date.parse(body.segment.until) <= Date.parse(body.segment.since)) {
-        problems.push('segment/until: must come after segment/since')
-      }
-      if (!checked.ok || problems.length > 0) throw new HttpError(400, 'invalid_campaign', problems.join('; '))
-      const { en, ...translations } = checked.words
-      const id = await app.store.campaigns.create({ ...en, translations, segment: body.segment })
+      const { words, stored } = campaignOf(body)
+      const id = await app.store.campaigns.create(stored)
       request.log.info({ campaign: id, send: body.send }, 'admin: campaign made')
       if (body.send) {
         const sent = await app.store.campaigns.send(id, auditOf(request, 'campaign sent', `campaign ${id}`))
         app.mailer.nudge()
         return reply.code(201).send({ id, recipients: sent?.recipients ?? 0 })
       }
-      const recipients = await app.store.campaigns.count(body.segment)
-      // Every language it was written in, as its recipients will see it (with sample links).
-      const previews: CampaignDraft['previews'] = {}
-      for (const [locale, words] of Object.entries(checked.words) as [Locale, { subject: string; markdown: string }][]) {
-        const rendered = renderCampaign(words, sampleLinks(), copyIn(locale))
-        previews[locale] = { subject: rendered.subject, html: rendered.html, text: rendered.text }
-      }
-      return reply
-        .code(201)
-        .send({ id, recipients, html: previews.en?.html ?? '', text: previews.en?.text ?? '', previews } satisfies CampaignDraft)
+      return reply.code(201).send(await draftOf(id, words, body.segment))
     },
   )
+
+  // A draft opened again: as written, counted and rendered now.
+  app.get('/campaigns/:id/draft', { config: { permission: 'campaigns:write' }, schema: { params: idParams } }, async (request) => {
+    const { id } = request.params as { id: number }
+    const [campaign, progress] = await Promise.all([app.store.campaigns.get(id), app.store.campaigns.progress(id)])
+    if (!campaign || !progress) throw new HttpError(404, 'not_found', `No campaign ${id}`)
+    if (progress.status !== 'draft') notADraft(id, 'sent')
+    const words = { en: { subject: campaign.subject, markdown: campaign.markdown }, ...campaign.translations }
+    const field = (name: 'subject' | 'markdown') =>
+      Object.fromEntries(Object.entries(words).map(([locale, written]) => [locale, written[name]])) as CampaignWritten['subject']
+    return {
+      ...(await draftOf(id, words, campaign.segment)),
+      subject: field('subject'),
+      markdown: field('markdown'),
+      segment: campaign.segment,
+    }
+  })
+
+  // A draft changed: the same checks as a new one, and the same answer; never a campaign sent.
+  app.put(
+    '/campaigns/:id',
+    { config: { permission: 'campaigns:write' }, schema: { params: idParams, body: campaignBody } },
+    async (request) => {
+      const { id } = request.params as { id: number }
+      const body = request.body as Omit<CampaignRequest, 'send'>
+      const { words, stored } = campaignOf(body)
+      const change = await app.store.campaigns.update(id, stored)
+      if (change !== 'draft') notADraft(id, change)
+      request.log.info({ campaign: id }, 'admin: draft changed')
+      return draftOf(id, words, body.segment)
+    },
+  )
+
+  app.delete('/campaigns/:id', { config: { permission: 'campaigns:write' }, schema: { params: idParams } }, async (request, reply) => {
+    const { id } = request.params as { id: number }
+    const change = await app.store.campaigns.remove(id, auditOf(request, 'campaign draft deleted', `campaign ${id}`))
+    if (change !== 'draft') notADraft(id, change)
+    request.log.info({ campaign: id }, 'admin: draft deleted')
+    return reply.code(204).send()
+  })
 
   app.get('/campaigns/:id', { config: { permission: 'figures:read' }, schema: { params: idParams } }, async (request) =>
     progressOf((request.params as { id: number }).id),

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { randomBytes } from 'node:crypto'
 import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
-import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
+import type { Segments } from '../../contract/campaigns.js'
 import type { Locale } from '../../contract/locales.js'
 import { DAILY_INVITE_CREDITS, DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../contract/growth.js'
 import { mailboxKey } from '../growth/mailbox.js'
@@ -12,14 +12,12 @@ import { funnelOf } from './funnel.js'
 import { createGroupCommit, type Outcome } from './group-commit.js'
 import { LAUNCH_TARGETS_KEY, metersOf, readyCountries, storedTargets } from './launch.js'
 import { migrate } from './migrate.js'
-import { type SegmentFilter, segmentFilter } from './segment.js'
 import { inTransaction, iso, type Run } from './pg-common.js'
 import { createPostgresTeam, writeAudit } from './team-postgres.js'
 import { createPostgresWebhooks } from './webhooks-postgres.js'
+import { createPostgresCampaigns } from './campaigns-postgres.js'
 import {
   type AddResult,
-  type Campaign,
-  type CampaignStore,
   type ClaimedMail,
   CONFIRMATION_INTERVAL_MS,
   type CountryCount,
@@ -279,7 +277,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     ping: () => run(async () => void (await pool.query('SELECT 1'))),
     visitors: createVisitors(pool, run),
     outbox: createOutbox(pool, run),
-    campaigns: createCampaigns(pool, run, growth),
+    campaigns: createPostgresCampaigns(pool, run, growth),
     growth,
     team: createPostgresTeam(pool, run),
     webhooks: createPostgresWebhooks(pool, run),
@@ -631,150 +629,6 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
         )
         return result.rows[0]?.at ?? null
       }),
-  }
-}
-
-/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $10 (segmentParams). */
-const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
-  AND ($1::boolean OR waitlist.confirmed_at IS NOT NULL)
-  AND ($2::text[] IS NULL OR waitlist.role = ANY($2))
-  AND ($3::text[] IS NULL OR waitlist.country = ANY($3))
-  AND ($4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest(waitlist.breeds) AS named WHERE lower(named) = ANY($4)))
-  AND ($5::timestamptz IS NULL OR waitlist.created_at >= $5)
-  AND ($6::timestamptz IS NULL OR waitlist.created_at < $6)
-  AND ($7::text[] IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) = ANY($7))
-  AND ($8::int IS NULL OR (SELECT count(*) FROM waitlist AS invitee
-    WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) >= $8)
-    AND ($9::text[] IS NULL OR waitlist.country = ANY($9))
-  AND ($10::text[] IS NULL OR waitlist.locale = ANY($10))`
-
-const segmentParams = (f: SegmentFilter) => [
-  f.includeUnconfirmed,
-  f.roles,
-  f.countries,
-  f.breeds,
-  f.since,
-  f.until,
-  f.sources,
-  f.invitedAtLeast,
-  f.readyCountries,
-  f.locales,
-]
-
-function createCampaigns(pool: pg.Pool, run: Run, growth: PostgresGrowth): CampaignStore {
-  /** The segment as parameters, its ready countries worked out now (on the caller's connection, inside its transaction). */
-  const paramsOf = async (segment: Segment, db: pg.Pool | pg.PoolClient = pool) =>
-    segmentParams(segmentFilter(segment, segment.readyCountries ? await growth.readyOn(db) : []))
-  type Row = {
-    id: string
-    subject: string
-    segment: Segment
-    status: 'draft' | 'sending' | 'paused'
-    recipients: number
-    created_at: string
-  }
-
-  async function progress(id: number | null): Promise<CampaignProgress[]> {
-    const rows = await pool.query<Row>(
-      `SELECT id::text AS id, subject, segment, status, recipients, ${iso('created_at')} AS created_at FROM campaigns
-       WHERE $1::bigint IS NULL OR id = $1 ORDER BY campaigns.id DESC`,
-      [id],
-    )
-    const states = await pool.query<{ campaign_id: string; state: MailState; n: string }>(
-      `SELECT campaign_id::text AS campaign_id, state, count(*) AS n FROM outbox
-       WHERE campaign_id IS NOT NULL AND ($1::bigint IS NULL OR campaign_id = $1) GROUP BY campaign_id, state`,
-      [id],
-    )
-    const counts = new Map<string, Record<MailState, number>>()
-    for (const { campaign_id, state, n } of states.rows) {
-      const entry = counts.get(campaign_id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
-      entry[state] = Number(n)
-      counts.set(campaign_id, entry)
-    }
-    return rows.rows.map((row) => {
-      const c = counts.get(row.id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
-      const queued = c.queued + c.sending
-      return {
-        id: Number(row.id),
-        subject: row.subject,
-        status: row.status === 'draft' ? 'draft' : queued === 0 ? 'finished' : row.status,
-        recipients: row.recipients,
-        queued,
-        sent: c.sent,
-        failed: c.failed,
-        bounced: c.bounced,
-        created_at: row.created_at,
-        segment: row.segment,
-      }
-    })
-  }
-
-  return {
-    count: (segment) =>
-      run(async () => {
-        const result = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM waitlist WHERE ${SEGMENT_WHERE}`, await paramsOf(segment))
-        return Number(result.rows[0]?.n ?? 0)
-      }),
-    create: (campaign) =>
-      run(async () => {
-        const result = await pool.query<{ id: string }>(
-          'INSERT INTO campaigns (subject, markdown, translations, segment) VALUES ($1, $2, $3, $4) RETURNING id::text AS id',
-          [campaign.subject, campaign.markdown, JSON.stringify(campaign.translations), JSON.stringify(campaign.segment)],
-        )
-        return Number(result.rows[0]?.id)
-      }),
-    get: (id) =>
-      run(async () => {
-        const result = await pool.query<Campaign & { id: string }>(
-          'SELECT id::text AS id, subject, markdown, translations, segment FROM campaigns WHERE id = $1',
-          [id],
-        )
-        const row = result.rows[0]
-        return row ? { ...row, id: Number(row.id) } : undefined
-      }),
-    progress: (id) => run(async () => (await progress(id))[0]),
-    list: () => run(() => progress(null)),
-    // One transaction: the status moves from draft once (a concurrent send waits for the row
-    // lock, then finds it sent), and every recipient's row is made with it; the unique index on
-    // (campaign_id, signup_id) is the second guard.
-    send: (id, audit) =>
-      run(() =>
-        inTransaction(pool, async (client) => {
-          const started = await client.query<{ segment: Segment }>(
-            `UPDATE campaigns SET status = 'sending', sent_at = now() WHERE id = $1 AND status = 'draft' RETURNING segment`,
-            [id],
-          )
-          const segment = started.rows[0]?.segment
-          if (!segment) {
-            const current = await client.query<{ recipients: number }>('SELECT recipients FROM campaigns WHERE id = $1', [id])
-            const row = current.rows[0]
-            return row ? { recipients: row.recipients, queued: 0 } : undefined
-          }
-          const queued = await client.query(
-            `INSERT INTO outbox (signup_id, kind, campaign_id)
-             SELECT waitlist.id, 'campaign', $11 FROM waitlist WHERE ${SEGMENT_WHERE}
-             ON CONFLICT DO NOTHING`,
-            [...(await paramsOf(segment, client)), id],
-          )
-          const recipients = queued.rowCount ?? 0
-          await client.query('UPDATE campaigns SET recipients = $2 WHERE id = $1', [id, recipients])
-          if (audit) await writeAudit(client, { ...audit, detail: { ...audit.detail, recipients } })
-          return { recipients, queued: recipients }
-        }),
-      ),
-    isSending: (id) =>
-      run(async () => ((await pool.query(`SELECT 1 FROM campaigns WHERE id = $1 AND status = 'sending'`, [id])).rowCount ?? 0) > 0),
-    setPaused: (id, paused, audit) =>
-      run(() =>
-        inTransaction(pool, async (client) => {
-          const changed = await client.query(
-            `UPDATE campaigns SET status = CASE WHEN $2 THEN 'paused' ELSE 'sending' END WHERE id = $1 AND status IN ('sending', 'paused')`,
-            [id, paused],
-          )
-          if ((changed.rowCount ?? 0) > 0 && audit) await writeAudit(client, audit)
-          return ((await client.query('SELECT 1 FROM campaigns WHERE id = $1', [id])).rowCount ?? 0) > 0
-        }),
-      ),
   }
 }
 

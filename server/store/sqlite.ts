@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
-import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
+import type { Segments } from '../../contract/campaigns.js'
 import { DAILY_INVITE_CREDITS, DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../contract/growth.js'
 import type { Locale } from '../../contract/locales.js'
 import type { Role } from '../../contract/visitor.js'
@@ -15,12 +15,9 @@ import { createMemoryCounters } from './counters.js'
 import { createGroupCommit, type Outcome } from './group-commit.js'
 import { LAUNCH_TARGETS_KEY, metersOf, readyCountries, storedTargets } from './launch.js'
 import { migrate } from './migrate.js'
-import { type SegmentFilter, segmentFilter } from './segment.js'
 import {
   type AddResult,
   type AuditEntry,
-  type Campaign,
-  type CampaignStore,
   type ClaimedMail,
   CONFIRMATION_INTERVAL_MS,
   type CountryCount,
@@ -41,6 +38,7 @@ import {
 import { funnelOf } from './funnel.js'
 import { auditWriter, createSqliteTeam } from './team-sqlite.js'
 import { createSqliteWebhooks } from './webhooks-sqlite.js'
+import { createSqliteCampaigns } from './campaigns-sqlite.js'
 
 const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
     confirmed_at, unsubscribed_at, role, breeds, country, invited_by, locale,
@@ -263,7 +261,7 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     counters: createMemoryCounters(),
     visitors: createVisitors(db, run),
     outbox: createOutbox(db, run),
-    campaigns: createCampaigns(db, run, growth),
+    campaigns: createSqliteCampaigns(db, run, growth),
     growth,
     team: createSqliteTeam(db, run),
     webhooks: createSqliteWebhooks(db, run),
@@ -490,149 +488,6 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
         return Object.fromEntries(MAIL_STATES.map((state) => [state, found.get(state) ?? 0])) as Record<MailState, number>
       }),
     nextDue: () => run(() => (nextDue.get() as string | null) ?? null),
-  }
-}
-
-/** The segment's recipients, as a WHERE clause over `waitlist` with named parameters (segmentParams). */
-const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
-  AND (@includeUnconfirmed = 1 OR waitlist.confirmed_at IS NOT NULL)
-  AND (@roles IS NULL OR waitlist.role IN (SELECT value FROM json_each(@roles)))
-  AND (@countries IS NULL OR waitlist.country IN (SELECT value FROM json_each(@countries)))
-  AND (@breeds IS NULL OR EXISTS (SELECT 1 FROM json_each(waitlist.breeds) AS named WHERE lower(named.value) IN (SELECT value FROM json_each(@breeds))))
-  AND (@since IS NULL OR waitlist.created_at >= @since)
-  AND (@until IS NULL OR waitlist.created_at < @until)
-  AND (@sources IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) IN (SELECT value FROM json_each(@sources)))
-  AND (@invitedAtLeast IS NULL OR (SELECT count(*) FROM waitlist AS invitee
-    WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) >= @invitedAtLeast)
-    AND (@readyCountries IS NULL OR waitlist.country IN (SELECT value FROM json_each(@readyCountries)))
-  AND (@locales IS NULL OR waitlist.locale IN (SELECT value FROM json_each(@locales)))`
-
-const json = (values: string[] | null) => (values === null ? null : JSON.stringify(values))
-const segmentParams = (filter: SegmentFilter) => ({
-  includeUnconfirmed: filter.includeUnconfirmed ? 1 : 0,
-  roles: json(filter.roles),
-  countries: json(filter.countries),
-  breeds: json(filter.breeds),
-  since: filter.since,
-  until: filter.until,
-  sources: json(filter.sources),
-  invitedAtLeast: filter.invitedAtLeast,
-  readyCountries: json(filter.readyCountries),
-  locales: json(filter.locales),
-})
-
-function createCampaigns(db: Database.Database, run: Run, growth: SqliteGrowth): CampaignStore {
-  const writeAudit = auditWriter(db)
-  /** The segment as SQL parameters, its ready countries worked out now (inside the caller's transaction). */
-  const paramsOf = (segment: Segment) => segmentParams(segmentFilter(segment, segment.readyCountries ? growth.readyNow() : []))
-  const count = db.prepare(`SELECT count(*) FROM waitlist WHERE ${SEGMENT_WHERE}`).pluck()
-  const create = db
-    .prepare(
-      'INSERT INTO campaigns (subject, markdown, translations, segment) VALUES (@subject, @markdown, @translations, @segment) RETURNING id',
-    )
-    .pluck()
-  const get = db.prepare('SELECT id, subject, markdown, translations, segment FROM campaigns WHERE id = ?')
-  type Row = {
-    id: number
-    subject: string
-    segment: string
-    status: 'draft' | 'sending' | 'paused'
-    recipients: number
-    created_at: string
-  }
-  const rows = db.prepare(
-    'SELECT id, subject, segment, status, recipients, created_at FROM campaigns WHERE @id IS NULL OR id = @id ORDER BY id DESC',
-  )
-  const states = db.prepare(
-    `SELECT campaign_id, state, count(*) AS n FROM outbox WHERE campaign_id IS NOT NULL AND (@id IS NULL OR campaign_id = @id) GROUP BY campaign_id, state`,
-  )
-  const start = db
-    .prepare(`UPDATE campaigns SET status = 'sending', sent_at = @now WHERE id = @id AND status = 'draft' RETURNING segment`)
-    .pluck()
-  // Each row's message key is a random UUID made in SQL, so the rows never pass through memory.
-  const queue = db.prepare(
-    `INSERT INTO outbox (signup_id, kind, campaign_id, message_key, next_attempt_at, created_at)
-     SELECT id, 'campaign', @id,
-       lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-' || substr(h, 13, 4) || '-' || substr(h, 17, 4) || '-' || substr(h, 21)),
-       @now, @now
-     FROM (SELECT waitlist.id, hex(randomblob(16)) AS h FROM waitlist WHERE ${SEGMENT_WHERE})
-     WHERE true
-     ON CONFLICT DO NOTHING`,
-  )
-  const setRecipients = db.prepare('UPDATE campaigns SET recipients = @recipients WHERE id = @id')
-  const recipients = db.prepare('SELECT recipients, status FROM campaigns WHERE id = ?')
-  const pause = db.prepare(
-    `UPDATE campaigns SET status = CASE WHEN @paused = 1 THEN 'paused' ELSE 'sending' END WHERE id = @id AND status IN ('sending', 'paused')`,
-  )
-  const exists = db.prepare('SELECT 1 FROM campaigns WHERE id = ?').pluck()
-  const sending = db.prepare(`SELECT 1 FROM campaigns WHERE id = ? AND status = 'sending'`).pluck()
-
-  function progress(id: number | null): CampaignProgress[] {
-    const counts = new Map<number, Record<MailState, number>>()
-    for (const { campaign_id, state, n } of states.all({ id }) as { campaign_id: number; state: MailState; n: number }[]) {
-      const entry = counts.get(campaign_id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
-      entry[state] = n
-      counts.set(campaign_id, entry)
-    }
-    return (rows.all({ id }) as Row[]).map((row) => {
-      const c = counts.get(row.id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
-      const queued = c.queued + c.sending
-      return {
-        id: row.id,
-        subject: row.subject,
-        status: row.status === 'draft' ? 'draft' : queued === 0 ? 'finished' : row.status,
-        recipients: row.recipients,
-        queued,
-        sent: c.sent,
-        failed: c.failed,
-        bounced: c.bounced,
-        created_at: row.created_at,
-        segment: JSON.parse(row.segment),
-      }
-    })
-  }
-
-  // One transaction: the status moves from draft once, and every recipient's row is made with it.
-  const send = db.transaction((id: number, audit?: AuditEntry) => {
-    const segment = start.get({ id, now: now() }) as string | undefined
-    if (segment === undefined) {
-      const current = recipients.get(id) as { recipients: number } | undefined
-      return current ? { recipients: current.recipients, queued: 0 } : undefined
-    }
-    const queued = queue.run({ id, now: now(), ...paramsOf(JSON.parse(segment) as Segment) }).changes
-    setRecipients.run({ id, recipients: queued })
-    if (audit) writeAudit({ ...audit, detail: { ...audit.detail, recipients: queued } })
-    return { recipients: queued, queued }
-  })
-  const setPaused = db.transaction((id: number, paused: boolean, audit?: AuditEntry) => {
-    const changed = pause.run({ id, paused: paused ? 1 : 0 }).changes > 0
-    if (changed && audit) writeAudit(audit)
-    return changed || exists.get(id) !== undefined
-  })
-
-  return {
-    count: (segment) => run(() => Number(count.get(paramsOf(segment)))),
-    create: (campaign) =>
-      run(() =>
-        Number(
-          create.get({
-            subject: campaign.subject,
-            markdown: campaign.markdown,
-            translations: JSON.stringify(campaign.translations),
-            segment: JSON.stringify(campaign.segment),
-          }),
-        ),
-      ),
-    get: (id) =>
-      run(() => {
-        const row = get.get(id) as (Omit<Campaign, 'segment' | 'translations'> & { segment: string; translations: string }) | undefined
-        return row ? { ...row, translations: JSON.parse(row.translations), segment: JSON.parse(row.segment) } : undefined
-      }),
-    progress: (id) => run(() => progress(id)[0]),
-    list: () => run(() => progress(null)),
-    send: (id, audit) => run(() => send.immediate(id, audit)),
-    isSending: (id) => run(() => sending.get(id) !== undefined),
-    setPaused: (id, paused, audit) => run(() => setPaused(id, paused, audit)),
   }
 }
 

@@ -136,12 +136,19 @@ export interface Campaign {
   segment: Segment
 }
 
+/** What a change meant for a draft: made, or refused because the campaign is sent already. */
+export type DraftChange = 'draft' | 'sent'
+
 export interface CampaignStore {
   /** How many sign-ups the segment selects now (never an unsubscribed one). */
   count(segment: Segment): Promise<number>
   /** A draft; answers its id. */
   create(campaign: Omit<Campaign, 'id'>): Promise<number>
   get(id: number): Promise<Campaign | undefined>
+  /** A draft's new words and segment: 'draft' (changed), 'sent' (no longer a draft: unchanged) or undefined (none). */
+  update(id: number, campaign: Omit<Campaign, 'id'>): Promise<DraftChange | undefined>
+  /** Deletes a draft with the audit's line: 'draft' (deleted), 'sent' (kept: it went out) or undefined (none). */
+  remove(id: number, audit?: AuditEntry): Promise<DraftChange | undefined>
   progress(id: number): Promise<CampaignProgress | undefined>
   /** Every campaign, the newest first. */
   list(): Promise<CampaignProgress[]>

@@ -163,6 +163,62 @@ describe.each(STORES)('campaigns on $kind', ({ kind, available }) => {
     expect(await (await campaign({ sources: ['nowhere'] }, false, 'x')).json()).toMatchObject({ recipients: 0 })
   })
 
+  it.skipIf(!available)('opens, changes and deletes a draft; a preview of an open draft makes no new one; a sent one stays', async () => {
+    const before = ((await (await api('/campaigns')).json()) as CampaignProgress[]).length
+    const made = (await (await campaign({ countries: ['GB'] }, false)).json()) as { id: number; recipients: number }
+    expect(made.recipients).toBe(2)
+    // Opened: as written, counted and rendered now.
+    const opened = await api(`/campaigns/${made.id}/draft`)
+    expect(opened.status).toBe(200)
+    expect(await opened.json()).toMatchObject({
+      id: made.id,
+      subject: { en: 'Kennect is here' },
+      segment: { countries: ['GB'] },
+      recipients: 2,
+    })
+    // Changed (twice, as two previews would): the same draft, with the new words, segment and count.
+    for (const country of ['FR', 'GB']) {
+      const changed = await api(`/campaigns/${made.id}`, {
+        method: 'PUT',
+        body: {
+          subject: { en: 'Kennect is nearly here', de: 'Kennect kommt' },
+          markdown: { en: 'Soon.', de: 'Bald.' },
+          segment: { countries: [country] },
+        },
+      })
+      expect(changed.status).toBe(200)
+      expect(await changed.json()).toMatchObject({
+        id: made.id,
+        recipients: country === 'FR' ? 1 : 2,
+        previews: { de: { subject: 'Kennect kommt' } },
+      })
+    }
+    expect(((await (await api('/campaigns')).json()) as CampaignProgress[]).length).toBe(before + 1)
+    expect(await (await api(`/campaigns/${made.id}/draft`)).json()).toMatchObject({
+      subject: { en: 'Kennect is nearly here', de: 'Kennect kommt' },
+      markdown: { en: 'Soon.', de: 'Bald.' },
+    })
+    // Bad input changes nothing.
+    const refused = await api(`/campaigns/${made.id}`, { method: 'PUT', body: { subject: '', markdown: 'x', segment: {} } })
+    expect(refused.status).toBe(400)
+    expect(await (await api(`/campaigns/${made.id}/draft`)).json()).toMatchObject({ subject: { en: 'Kennect is nearly here' } })
+    // Deleted, once; with its line in the audit log.
+    expect((await api(`/campaigns/${made.id}`, { method: 'DELETE' })).status).toBe(204)
+    expect((await api(`/campaigns/${made.id}`, { method: 'DELETE' })).status).toBe(404)
+    expect((await api(`/campaigns/${made.id}/draft`)).status).toBe(404)
+    expect(((await (await api('/campaigns')).json()) as CampaignProgress[]).length).toBe(before)
+    const log = (await (await api('/audit?limit=20')).json()) as { items: { action: string; target: string | null }[] }
+    expect(log.items).toContainEqual(expect.objectContaining({ action: 'campaign draft deleted', target: `campaign ${made.id}` }))
+    // A campaign sent is no draft: not opened, changed nor deleted.
+    const sent = (await (await campaign({ countries: ['FR'] }, true)).json()) as { id: number }
+    await settled()
+    expect((await api(`/campaigns/${sent.id}/draft`)).status).toBe(409)
+    const change = await api(`/campaigns/${sent.id}`, { method: 'PUT', body: { subject: 'x', markdown: 'y', segment: {} } })
+    expect(change.status).toBe(409)
+    expect((await api(`/campaigns/${sent.id}`, { method: 'DELETE' })).status).toBe(409)
+    expect((await api(`/campaigns/${sent.id}`)).status).toBe(200)
+  })
+
   it.skipIf(!available)('answers 404 for a campaign that does not exist', async () => {
     expect((await api('/campaigns/99999')).status).toBe(404)
     expect((await api('/campaigns/99999/send', { method: 'POST' })).status).toBe(404)

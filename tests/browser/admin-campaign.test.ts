@@ -10,6 +10,7 @@ import type { Profile } from '../../contract/visitor'
 import { adminContent } from '../../web/admin/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
+import { clickAndConfirm } from '../support/page'
 import { row } from '../support/rows'
 import { ownerIn } from '../support/team'
 
@@ -148,6 +149,53 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     const count = (subject: string) => page.getByRole('button', { name: adminContent.mail.previewLabel(subject), exact: true }).count()
     expect([await count(SUBJECT), await count(GERMAN_SUBJECT), await count(`[Test] ${GERMAN_SUBJECT}`)]).toEqual([2, 1, 1])
     await page.context().close()
+  })
+
+  it('keeps one draft however often it is previewed; opens it again, changes it, sends it; deletes another', async () => {
+    const drafts = async () => (await suite.server.app.store.campaigns.list()).filter((c) => c.status === 'draft')
+    const before = (await drafts()).length
+    const page = await signIn('/campaigns')
+    await page.getByLabel(copy.subject, { exact: true }).fill('Whippet breeders first')
+    await page.getByLabel(copy.breeds).fill('Whippet')
+    await page.getByRole('button', { name: copy.preview }).click()
+    await page.getByRole('region', { name: copy.recipients(3) }).waitFor()
+    // A second preview with a narrower segment: the same draft, counted again.
+    await page.getByRole('checkbox', { name: adminContent.roles.breeder }).check()
+    await page.getByRole('button', { name: copy.preview }).click()
+    await page.getByRole('region', { name: copy.recipients(2) }).waitFor()
+    expect((await drafts()).length).toBe(before + 1)
+    const [kept] = await drafts()
+    await page.getByText(copy.editing(kept?.id ?? 0)).waitFor()
+    // Another draft, to be deleted from the list.
+    await page.getByRole('button', { name: copy.newCampaign }).click()
+    expect(await page.getByLabel(copy.subject, { exact: true }).inputValue()).toBe('')
+    await page.getByLabel(copy.subject, { exact: true }).fill('A mistake')
+    await page.getByRole('button', { name: copy.preview }).click()
+    await page.getByRole('button', { name: copy.deleteLabel('A mistake') }).waitFor()
+    expect((await drafts()).length).toBe(before + 2)
+    await clickAndConfirm(page, page.getByRole('button', { name: copy.deleteLabel('A mistake') }))
+    await page.getByRole('button', { name: copy.deleteLabel('A mistake') }).waitFor({ state: 'detached' })
+    expect((await drafts()).length).toBe(before + 1)
+    await page.context().close()
+
+    // Later, on another page: the first draft opens with what was written, is changed and sent.
+    const later = await signIn('/campaigns')
+    await later.getByRole('button', { name: copy.openLabel('Whippet breeders first') }).click()
+    await later.getByRole('region', { name: copy.recipients(2) }).waitFor()
+    expect(await later.getByLabel(copy.subject, { exact: true }).inputValue()).toBe('Whippet breeders first')
+    expect(await later.getByLabel(copy.breeds).inputValue()).toBe('Whippet')
+    expect(await later.getByRole('checkbox', { name: adminContent.roles.breeder }).isChecked()).toBe(true)
+    await later.getByLabel(copy.subject, { exact: true }).fill('Whippet breeders, first of all')
+    await later.getByRole('button', { name: copy.preview }).click()
+    await later.getByText('Whippet breeders, first of all', { exact: true }).first().waitFor()
+    expect((await drafts()).length).toBe(before + 1)
+    await clickAndConfirm(later, later.getByRole('button', { name: copy.send(2) }))
+    await later.getByRole('progressbar', { name: copy.progressLabel('Whippet breeders, first of all') }).waitFor()
+    expect((await drafts()).length).toBe(before)
+    // The composer is empty again, and a sent campaign offers no Open or Delete.
+    expect(await later.getByLabel(copy.subject, { exact: true }).inputValue()).toBe('')
+    expect(await later.getByRole('button', { name: copy.openLabel('Whippet breeders, first of all') }).count()).toBe(0)
+    await later.context().close()
   })
 
   it('says which field is wrong when a campaign is refused', async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminContent as copy } from '../../web/admin/content'
 import { announceSetup } from '../../server/team/setup-link'
 import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { clickAndConfirm } from '../support/page'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
@@ -35,30 +36,6 @@ async function withAuthenticator(context: BrowserContext): Promise<Page> {
     },
   })
   return page
-}
-
-/**
- * Accepts the page's next confirm(). Three people's pages share one Chromium here: the page is
- * brought to the front first, since a dialog raised in a tab that is not the front one can be
- * closed by the browser before it is answered (seen once in CI: "No dialog is showing").
- */
-/**
- * Clicks a button that asks `confirm()` and answers OK, as the person would. The page's own
- * `confirm` answers here, and says what it asked: Chromium dismisses a native dialog of a page
- * it does not count as the front one, and three people's pages share one browser in this test
- * (CI saw "No dialog is showing" twice, with bringToFront and with the answer given at once).
- */
-async function clickAndConfirm(page: Page, button: Locator): Promise<void> {
-  await page.evaluate(() => {
-    const asked: string[] = []
-    Object.assign(window, { confirmAsked: asked })
-    window.confirm = (message?: string) => {
-      asked.push(String(message))
-      return true
-    }
-  })
-  await button.click()
-  expect(await page.evaluate(() => (window as unknown as { confirmAsked: string[] }).confirmAsked.length)).toBe(1)
 }
 
 const nav = (page: Page) => page.getByRole('navigation', { name: copy.nav.label })

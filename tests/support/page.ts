@@ -108,3 +108,23 @@ export async function accessibleHeadings(page: Page): Promise<{ level: number; n
     .filter((node) => node.role?.value === 'heading')
     .map((node) => ({ level: Number(node.properties?.find((p) => p.name === 'level')?.value.value), name: node.name?.value ?? '' }))
 }
+
+/**
+ * Clicks a button that asks `confirm()` and answers OK, as the person would. The page's own
+ * `confirm` answers here, and says what it asked: Chromium dismisses a native dialog of a page
+ * it does not count as the front one, when several people's pages share one browser (CI saw "No
+ * dialog is showing" twice, with bringToFront and with the answer given at once).
+ */
+export async function clickAndConfirm(page: Page, button: Locator): Promise<void> {
+  await page.evaluate(() => {
+    const asked: string[] = []
+    Object.assign(window, { confirmAsked: asked })
+    window.confirm = (message?: string) => {
+      asked.push(String(message))
+      return true
+    }
+  })
+  await button.click()
+  const asked = await page.evaluate(() => (window as unknown as { confirmAsked: string[] }).confirmAsked.length)
+  if (asked !== 1) throw new Error(`confirm() was asked ${asked} times, not once`)
+}

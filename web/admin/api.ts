@@ -9,7 +9,7 @@ import type {
 } from '@simplewebauthn/browser'
 import { ADMIN_API_PREFIX } from '../../contract/paths'
 import type { LocalMailPreview, MailOverview, SignupsPage, Stats } from '../../contract/admin-api'
-import type { CampaignDraft, CampaignProgress, CampaignRequest, Segments } from '../../contract/campaigns'
+import type { CampaignDraft, CampaignProgress, CampaignRequest, CampaignWritten, Segments } from '../../contract/campaigns'
 import type { Funnel, LaunchTargets } from '../../contract/growth'
 import type { Locale } from '../../contract/locales'
 import type { WebhookAttempt, WebhookEndpoint } from '../../contract/webhooks'
@@ -134,6 +134,10 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
     campaignSettings: async (): Promise<{ appStoreUrl: boolean }> => (await call('/campaigns/settings')).json(),
     draft: async (campaign: Omit<CampaignRequest, 'send'>): Promise<CampaignDraft> =>
       (await call('/campaigns', { method: 'POST', json: { ...campaign, send: false } })).json(),
+    openDraft: async (id: number): Promise<CampaignWritten> => (await call(`/campaigns/${id}/draft`)).json(),
+    updateDraft: async (id: number, campaign: Omit<CampaignRequest, 'send'>): Promise<CampaignDraft> =>
+      (await call(`/campaigns/${id}`, { method: 'PUT', json: campaign })).json(),
+    deleteDraft: async (id: number): Promise<void> => void (await call(`/campaigns/${id}`, { method: 'DELETE' })),
     send: async (id: number): Promise<{ id: number; recipients: number }> =>
       (await call(`/campaigns/${id}/send`, { method: 'POST' })).json(),
     test: async (id: number, email: string, locale: Locale): Promise<void> =>

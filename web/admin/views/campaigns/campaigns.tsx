@@ -1,7 +1,7 @@
 // Campaigns for the team: compose for a segment, count and preview, test, send, and watch each
 // one's progress live. Composing and test sends need campaigns:write; sending, campaigns:send.
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
-import type { CampaignDraft, CampaignProgress, Localized, Segment } from '../../../../contract/campaigns'
+import type { CampaignDraft, CampaignProgress, CampaignWritten, Localized, Segment } from '../../../../contract/campaigns'
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../../../contract/locales'
 
 import { ROLES, type Role } from '../../../../contract/visitor'
@@ -71,7 +71,15 @@ function wordsOf(form: FormData): { subject: Localized; markdown: Localized } {
   return { subject, markdown }
 }
 
-function ProgressRow({ campaign, onPause }: { campaign: CampaignProgress; onPause: ((paused: boolean) => void) | null }) {
+interface RowActions {
+  /** Pause or resume (who may send). */
+  onPause: ((paused: boolean) => void) | null
+  /** Open or delete a draft (who may write). */
+  onOpen: (() => void) | null
+  onDelete: (() => void) | null
+}
+
+function ProgressRow({ campaign, onPause, onOpen, onDelete }: { campaign: CampaignProgress } & RowActions) {
   const done = campaign.sent + campaign.failed + campaign.bounced
   const percent = campaign.recipients === 0 ? (campaign.status === 'draft' ? 0 : 100) : Math.round((done / campaign.recipients) * 100)
   return (
@@ -80,7 +88,16 @@ function ProgressRow({ campaign, onPause }: { campaign: CampaignProgress; onPaus
         <span className="min-w-0 font-medium break-words text-stone-900">
           #{campaign.id} {campaign.subject} <span className="text-sm font-normal text-stone-600">({text.statuses[campaign.status]})</span>
         </span>
-        {!onPause ? null : campaign.status === 'sending' ? (
+        {campaign.status === 'draft' && onOpen && onDelete ? (
+          <span className="flex gap-2">
+            <Button variant="outline" size="sm" aria-label={text.openLabel(campaign.subject)} onClick={onOpen}>
+              {text.open}
+            </Button>
+            <Button variant="outline" size="sm" aria-label={text.deleteLabel(campaign.subject)} onClick={onDelete}>
+              {text.deleteDraft}
+            </Button>
+          </span>
+        ) : !onPause ? null : campaign.status === 'sending' ? (
           <Button variant="outline" size="sm" onClick={() => onPause(true)}>
             {text.pause}
           </Button>
@@ -116,6 +133,11 @@ export function CampaignsView() {
   const maySend = can('campaigns:send')
   const [campaigns, setCampaigns] = useState<CampaignProgress[]>([])
   const [draft, setDraft] = useState<(CampaignDraft & { subject: string }) | null>(null)
+  // The draft the composer holds (opened from the list, or made by its first preview): a preview
+  // saves into it, so previews do not pile up drafts. Its fields start from `opened`.
+  const [editing, setEditing] = useState<number | null>(null)
+  const [opened, setOpened] = useState<CampaignWritten | null>(null)
+  const [formVersion, setFormVersion] = useState(0)
   const [shown, setShown] = useState<Locale>(DEFAULT_LOCALE)
   const [problem, setProblem] = useState('')
   const [notice, setNotice] = useState('')
@@ -124,6 +146,7 @@ export function CampaignsView() {
   const appStore = useLoaded(loadSettings).data?.appStoreUrl ?? null
   const reload = useCallback(() => setVersion((v) => v + 1), [])
   const sending = campaigns.some((c) => c.status === 'sending')
+  const segment = opened?.segment
 
   // The list, again and again while a campaign is sending: the progress bars move live.
   useEffect(() => {
@@ -154,7 +177,9 @@ export function CampaignsView() {
     setProblem('')
     setNotice('')
     try {
-      const made = await api.draft({ ...wordsOf(form), segment: segmentOf(form) })
+      const campaign = { ...wordsOf(form), segment: segmentOf(form) }
+      const made = editing === null ? await api.draft(campaign) : await api.updateDraft(editing, campaign)
+      setEditing(made.id)
       setDraft({ ...made, subject })
       setShown(DEFAULT_LOCALE)
       reload()
@@ -178,10 +203,46 @@ export function CampaignsView() {
     if (!draft || !window.confirm(text.confirmSend(draft.recipients, draft.subject))) return
     try {
       await api.send(draft.id)
-      setDraft(null)
+      startNew()
       reload()
     } catch (failure) {
       refused(failure)
+    }
+  }
+
+  /** An empty composer: the next preview makes a new draft. */
+  function startNew() {
+    setEditing(null)
+    setOpened(null)
+    setDraft(null)
+    setProblem('')
+    setNotice('')
+    setFormVersion((v) => v + 1)
+  }
+
+  async function open(id: number) {
+    try {
+      const written = await api.openDraft(id)
+      setEditing(id)
+      setOpened(written)
+      setDraft({ ...written, subject: written.subject.en })
+      setShown(DEFAULT_LOCALE)
+      setProblem('')
+      setNotice('')
+      setFormVersion((v) => v + 1)
+    } catch (failure) {
+      onFailure(failure)
+    }
+  }
+
+  async function remove(campaign: CampaignProgress) {
+    if (!window.confirm(text.confirmDelete(campaign.subject))) return
+    try {
+      await api.deleteDraft(campaign.id)
+      if (editing === campaign.id) startNew()
+      reload()
+    } catch (failure) {
+      onFailure(failure)
     }
   }
 
@@ -200,12 +261,20 @@ export function CampaignsView() {
         {text.heading}
       </h2>
       {mayWrite ? (
-        <form onSubmit={preview} className="mt-4 grid gap-4" aria-label={text.compose}>
+        <form key={formVersion} onSubmit={preview} className="mt-4 grid gap-4" aria-label={text.compose}>
+          {editing !== null ? (
+            <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-stone-100 px-4 py-2">
+              <p className="text-sm font-medium text-stone-800">{text.editing(editing)}</p>
+              <Button type="button" variant="outline" size="sm" onClick={startNew}>
+                {text.newCampaign}
+              </Button>
+            </div>
+          ) : null}
           <div>
             <label htmlFor="campaign-subject" className="block text-sm font-semibold text-stone-700">
               {text.subject}
             </label>
-            <Input id="campaign-subject" name="subject" required maxLength={200} className="mt-1" />
+            <Input id="campaign-subject" name="subject" required maxLength={200} defaultValue={opened?.subject.en} className="mt-1" />
           </div>
           <div>
             <label htmlFor="campaign-markdown" className="block text-sm font-semibold text-stone-700">
@@ -217,7 +286,7 @@ export function CampaignsView() {
               required
               rows={6}
               key={String(appStore)}
-              defaultValue={appStore ? text.defaultMarkdown : text.defaultMarkdownWithoutStore}
+              defaultValue={opened?.markdown.en ?? (appStore ? text.defaultMarkdown : text.defaultMarkdownWithoutStore)}
               aria-describedby="campaign-markdown-hint"
               className={`mt-1 ${markdownBox}`}
             />
@@ -225,7 +294,7 @@ export function CampaignsView() {
               {text.markdownHint}
             </p>
           </div>
-          <details className="rounded-xl border border-stone-200 p-4">
+          <details className="rounded-xl border border-stone-200 p-4" open={opened !== null && Object.keys(opened.subject).length > 1}>
             <summary className="cursor-pointer text-sm font-semibold text-stone-700">{text.otherLanguages}</summary>
             {OTHER_LOCALES.map((locale) => (
               <fieldset key={locale} className="mt-4 grid gap-2">
@@ -233,11 +302,24 @@ export function CampaignsView() {
                 <label htmlFor={`campaign-subject-${locale}`} className="block text-sm text-stone-700">
                   {text.languageSubject(adminContent.language(locale))}
                 </label>
-                <Input id={`campaign-subject-${locale}`} name={`subject-${locale}`} lang={locale} maxLength={200} />
+                <Input
+                  id={`campaign-subject-${locale}`}
+                  name={`subject-${locale}`}
+                  lang={locale}
+                  maxLength={200}
+                  defaultValue={opened?.subject[locale]}
+                />
                 <label htmlFor={`campaign-markdown-${locale}`} className="block text-sm text-stone-700">
                   {text.languageMarkdown(adminContent.language(locale))}
                 </label>
-                <textarea id={`campaign-markdown-${locale}`} name={`markdown-${locale}`} lang={locale} rows={4} className={markdownBox} />
+                <textarea
+                  id={`campaign-markdown-${locale}`}
+                  name={`markdown-${locale}`}
+                  lang={locale}
+                  rows={4}
+                  defaultValue={opened?.markdown[locale]}
+                  className={markdownBox}
+                />
               </fieldset>
             ))}
           </details>
@@ -248,7 +330,13 @@ export function CampaignsView() {
               <div className="mt-1 flex flex-wrap gap-4">
                 {ROLES.map((role) => (
                   <label key={role} className="flex items-center gap-2 text-stone-900">
-                    <input type="checkbox" name="role" value={role} className="size-4 accent-brand-700" />
+                    <input
+                      type="checkbox"
+                      name="role"
+                      value={role}
+                      defaultChecked={segment?.roles?.includes(role)}
+                      className="size-4 accent-brand-700"
+                    />
                     {adminContent.roles[role]}
                   </label>
                 ))}
@@ -266,7 +354,7 @@ export function CampaignsView() {
                   <label htmlFor={`campaign-${name}`} className="block text-sm text-stone-700">
                     {label}
                   </label>
-                  <Input id={`campaign-${name}`} name={name} className="mt-1" />
+                  <Input id={`campaign-${name}`} name={name} defaultValue={segment?.[name]?.join(', ')} className="mt-1" />
                 </div>
               ))}
               <div className="grid grid-cols-2 gap-3">
@@ -280,7 +368,7 @@ export function CampaignsView() {
                     <label htmlFor={`campaign-${name}`} className="block text-sm text-stone-700">
                       {label}
                     </label>
-                    <Input id={`campaign-${name}`} name={name} type="date" className="mt-1" />
+                    <Input id={`campaign-${name}`} name={name} type="date" defaultValue={segment?.[name]?.slice(0, 10)} className="mt-1" />
                   </div>
                 ))}
               </div>
@@ -296,6 +384,7 @@ export function CampaignsView() {
                 min={0}
                 step={1}
                 inputMode="numeric"
+                defaultValue={segment?.invitedAtLeast}
                 className="mt-1 w-32"
               />
             </div>
@@ -304,18 +393,29 @@ export function CampaignsView() {
               <div className="mt-1 flex flex-wrap gap-4">
                 {LOCALES.map((locale) => (
                   <label key={locale} className="flex items-center gap-2 text-stone-900">
-                    <input type="checkbox" name="locale" value={locale} className="size-4 accent-brand-700" />
+                    <input
+                      type="checkbox"
+                      name="locale"
+                      value={locale}
+                      defaultChecked={segment?.locales?.includes(locale)}
+                      className="size-4 accent-brand-700"
+                    />
                     {adminContent.language(locale)}
                   </label>
                 ))}
               </div>
             </fieldset>
             <label className="flex items-center gap-2 text-stone-900">
-              <input type="checkbox" name="readyCountries" className="size-4 accent-brand-700" />
+              <input type="checkbox" name="readyCountries" defaultChecked={segment?.readyCountries} className="size-4 accent-brand-700" />
               {text.readyCountries}
             </label>
             <label className="flex items-center gap-2 text-stone-900">
-              <input type="checkbox" name="includeUnconfirmed" className="size-4 accent-brand-700" />
+              <input
+                type="checkbox"
+                name="includeUnconfirmed"
+                defaultChecked={segment?.includeUnconfirmed}
+                className="size-4 accent-brand-700"
+              />
               {text.includeUnconfirmed}
             </label>
           </fieldset>
@@ -379,7 +479,13 @@ export function CampaignsView() {
       {campaigns.length === 0 ? <p className="mt-2 text-stone-600">{text.none}</p> : null}
       <ul className="divide-y divide-stone-200">
         {campaigns.map((campaign) => (
-          <ProgressRow key={campaign.id} campaign={campaign} onPause={maySend ? (paused) => void pause(campaign.id, paused) : null} />
+          <ProgressRow
+            key={campaign.id}
+            campaign={campaign}
+            onPause={maySend ? (paused) => void pause(campaign.id, paused) : null}
+            onOpen={mayWrite ? () => void open(campaign.id) : null}
+            onDelete={mayWrite ? () => void remove(campaign) : null}
+          />
         ))}
       </ul>
     </section>
