@@ -4,7 +4,7 @@
 // and the viewer by e-mail link; each role sees and may do what it should, the owner signs in again
 // to send, disabling the editor ends their session at their next request, a cross-site write with
 // the cookie is refused, and the audit log names who did each step. The page keeps no secret.
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminContent as copy } from '../../web/admin/content'
 import { announceSetup } from '../../server/team/setup-link'
