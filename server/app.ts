@@ -13,6 +13,7 @@ import { createLogger, RequestLog } from './http/logging.js'
 import { notFoundHandler } from './http/not-found.js'
 import security, { inlineScriptSources } from './http/security.js'
 import { staticFiles } from './http/static-files.js'
+import { addressedFiles, builtSiteUrl } from './http/site-address.js'
 import { campaignRenderer, createComposer } from './mail/compose.js'
 import { createMailWorker, type MailWorker, type RetryPolicy } from './mail/outbox-worker.js'
 import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.js'
@@ -87,6 +88,9 @@ export interface AppOptions {
   mailRetry?: RetryPolicy
 }
 
+/** Whether the server only listens on this machine (127.0.0.0/8, ::1). */
+const isLoopback = (address: string) => address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.')
+
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger === false ? undefined : createLogger(config)
   const pageRoot = options.pageRoot ?? clientDir
@@ -141,6 +145,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // A loopback address is `localhost` too: passkeys refuse an IP address as their site.
       const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(address.address) ? 'localhost' : address.address
       listeningAt = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
+      // Reachable from elsewhere, but its pages, mails and links would name this machine.
+      if (config.SITE_URL === undefined && !isLoopback(address.address)) {
+        app.log.warn(
+          { host: address.address, siteUrl: listeningAt },
+          `SITE_URL is not set, and the server listens beyond this machine: pages, mails and links say ${listeningAt}; set SITE_URL to the public https address`,
+        )
+      }
     }
     mailer.start()
     webhooks.start()
@@ -210,7 +221,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     })
     if (pages.length > 0 && Object.keys(words).length === 0)
       app.log.warn({ landingWordsPath }, 'the landing pages have no words for their slots: run `npm run build`')
-    if (pages.length > 0) await app.register(landingPage, { pages })
+    if (pages.length > 0) {
+      await app.register(landingPage, { pages })
+      await app.register(addressedFiles, { root: pageRoot, built: builtSiteUrl(pages[0]?.template.parts.join('') ?? '') })
+    }
     await app.register(staticFiles, { root: pageRoot, landingPageServed: pages.length > 0 })
   } else {
     app.log.warn({ pageRoot }, 'no built page found: run `npm run build`; serving the API only')

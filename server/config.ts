@@ -65,8 +65,10 @@ const schema = z.object({
    * address the server listens on, right for one machine.
    */
   SITE_URL: optionalText
-    .refine((url) => url === undefined || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(url), {
-      message: "expected the page's http(s) address, such as https://kennect.app",
+    // Letters, digits and . - _ ~ / only (and a port, an IPv6 host): the server writes it into
+    // pages, XML and JSON as it is (server/http/site-address.ts), so nothing in it may need escaping.
+    .refine((url) => url === undefined || /^https?:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(\/[A-Za-z0-9._~/-]*)?$/.test(url), {
+      message: "expected the page's http(s) address, such as https://kennect.app (letters, digits and . - _ ~ / in its path)",
     })
     .transform((url) => url?.replace(/\/+$/, '')),
   /** Set: mail leaves through this SMTP server (smtp://user:pass@host:587, smtps://…). Unset: files in MAIL_DIR. */

@@ -20,7 +20,7 @@ export function islandWordsOf(content: Content): IslandWords {
     form: { emailLabel, emailPlaceholder, submit, submitting, success, failure, honeypotLabel, typo },
     footer: content.footer,
     toaster: content.toaster,
-    languageHints: content.header.languages.hints,
+    ...(content.header.languages.hints.length > 0 ? { languageHints: content.header.languages.hints } : {}),
   }
 }
 
@@ -45,7 +45,7 @@ export function App({ content }: { content: Content }) {
       </main>
       <Island name="footer" words={words} />
       <Island name="toaster" words={words} />
-      <Island name="languageHint" words={words} />
+      {words.languageHints ? <Island name="languageHint" words={words} /> : null}
       <IslandWordsBlock words={words} />
     </>
   )

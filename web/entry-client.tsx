@@ -1,6 +1,6 @@
 import { StrictMode, startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { type IslandName, type IslandWords, ISLAND_WORDS_ID, islands } from './islands'
+import { type IslandName, type IslandWords, ISLAND_WORDS_ID, islands, OPTIONAL_ISLANDS } from './islands'
 import { carryAddressToLanguageLinks } from './lib/language-links'
 import './styles.css'
 
@@ -17,6 +17,7 @@ addEventListener('hashchange', () => carryAddressToLanguageLinks(document, locat
 startTransition(() => {
   for (const [name, render] of Object.entries(islands) as [IslandName, (words: IslandWords) => React.ReactNode][]) {
     const container = document.querySelector(`[data-island="${name}"]`)
+    if (!container && OPTIONAL_ISLANDS.includes(name)) continue
     if (!container) throw new Error(`the page has no "${name}" island`)
     hydrateRoot(container, <StrictMode>{render(words)}</StrictMode>)
   }

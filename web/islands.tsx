@@ -15,7 +15,8 @@ import { WaitlistForm, type WaitlistFormWords } from './sections/waitlist'
 export type IslandWords = Pick<Content, 'footer' | 'toaster'> & {
   form: WaitlistFormWords
   locale: Content['meta']['lang']
-  languageHints: Content['header']['languages']['hints']
+  /** Only on the default language's page (the others have no language hint island). */
+  languageHints?: Content['header']['languages']['hints']
 }
 
 /** The page's JSON block of its islands' words. */
@@ -25,10 +26,13 @@ export const islands = {
   waitlist: (words: IslandWords) => <WaitlistForm content={words.form} locale={words.locale} />,
   footer: (words: IslandWords) => <Footer content={words.footer} privacyId={PRIVACY_ID} />,
   toaster: (words: IslandWords) => <Toaster content={words.toaster} />,
-  languageHint: (words: IslandWords) => <LanguageHint hints={words.languageHints} />,
+  languageHint: (words: IslandWords) => <LanguageHint hints={words.languageHints ?? []} />,
 } satisfies Record<string, (words: IslandWords) => ReactNode>
 
 export type IslandName = keyof typeof islands
+
+/** Islands a page may leave out: the language hint, on every page but the default language's. */
+export const OPTIONAL_ISLANDS: readonly IslandName[] = ['languageHint']
 
 /** Where an island sits in the page: a container the browser finds by `data-island`. */
 export function Island({ name, words }: { name: IslandName; words: IslandWords }) {

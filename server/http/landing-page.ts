@@ -12,6 +12,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 import { INVITE_PARAM, type LandingWords, WAITING_SHOWN_FROM } from '../../contract/growth.js'
 import { FORM_TOKEN_SLOT, WAITING_SLOT } from '../../contract/paths.js'
 import { UTM_COLUMNS } from '../../contract/waitlist.js'
+import { builtSiteUrl, perAddress, readdressed } from './site-address.js'
 
 /** Where the built page's form holds the token (its hidden field's value attribute). */
 const TOKEN = `value="${FORM_TOKEN_SLOT}"`
@@ -134,6 +135,9 @@ export async function landingPage(app: FastifyInstance, { pages }: { pages: Land
   })
   const landingPaths = new Set(pages.map((page) => page.path))
   for (const { path, template, words } of pages) {
+    // The template with the address the server runs with in the build's place (site-address.ts).
+    const built = builtSiteUrl(template.parts.join(''))
+    const partsFor = perAddress((address) => template.parts.map((part, i) => (i % 2 === 1 ? part : readdressed(part, built, address))))
     let current: PageOfTheSecond | undefined
     const pageNow = async (): Promise<PageOfTheSecond> => {
       const now = Date.now()
@@ -141,7 +145,9 @@ export async function landingPage(app: FastifyInstance, { pages }: { pages: Land
       const waiting = waitingLine(words, await app.waiting.current())
       if (current?.second === second && current.waiting === waiting) return current
       const filled: Record<string, string> = { [TOKEN]: `value="${app.formTokens.issue(now)}"`, [WAITING_SLOT]: waiting }
-      const html = template.parts.map((part, i) => (i % 2 === 1 ? (filled[part] ?? part) : part)).join('')
+      const html = partsFor(app.siteUrl())
+        .map((part, i) => (i % 2 === 1 ? (filled[part] ?? part) : part))
+        .join('')
       current = { second, waiting, html, compressed: {} }
       return current
     }

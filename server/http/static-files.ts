@@ -3,6 +3,7 @@
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { join } from 'node:path'
+import { ADDRESSED_FILES } from './site-address.js'
 
 /**
  * `landingPageServed`: the HTML goes out through landing-page.ts (with its form token), never as
@@ -14,7 +15,16 @@ export async function staticFiles(app: FastifyInstance, { root, landingPageServe
     wildcard: false,
     index: landingPageServed ? false : ['index.html'],
     // Every language's page goes out through landing-page.ts (the root's and each folder's index.html).
-    globIgnore: landingPageServed ? ['index.html', 'index.html.*', '*/index.html', '*/index.html.*'] : [],
+    // So do robots.txt and sitemap.xml, with the address the server runs with (site-address.ts).
+    globIgnore: landingPageServed
+      ? [
+          'index.html',
+          'index.html.*',
+          '*/index.html',
+          '*/index.html.*',
+          ...ADDRESSED_FILES.flatMap(({ path }) => [path.slice(1), `${path.slice(1)}.*`]),
+        ]
+      : [],
     preCompressed: true,
     // The compressed copies are served in place of their original, never by their own name; the
     // operators' page only at /admin (server/operators), the 404 pages only as an answer.

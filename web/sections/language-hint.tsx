@@ -52,27 +52,26 @@ export function LanguageHint({ hints }: { hints: Hint[] }) {
     sessionStorage.setItem(CLOSED_KEY, hint.locale)
     setClosed(true)
   }
+  // Dressed as the language menu and the toasts are (their classes, so the page's CSS barely grows).
   return (
-    <aside
-      lang={hint.locale}
-      aria-label={hint.text}
-      className="fixed inset-x-4 bottom-4 z-40 flex items-center gap-2 rounded-2xl border border-stone-200 bg-white py-2 pr-2 pl-4 text-stone-900 shadow-xl sm:right-auto sm:max-w-sm dark:border-stone-700 dark:bg-stone-900 dark:text-stone-50"
-    >
-      <a
-        href={`${hint.href}${location.search}${location.hash}`}
-        hrefLang={hint.locale}
-        className="mr-auto py-2 font-semibold text-brand-800 underline underline-offset-2 focus-visible:ring-4 focus-visible:ring-brand-300 focus-visible:outline-none dark:text-brand-300"
-      >
-        {hint.text}
-      </a>
-      <button
-        type="button"
-        onClick={close}
-        aria-label={hint.close}
-        className="grid size-10 shrink-0 place-items-center rounded-lg text-stone-600 hover:bg-stone-100 focus-visible:ring-4 focus-visible:ring-brand-300 focus-visible:outline-none dark:text-stone-300 dark:hover:bg-stone-800"
-      >
-        <SvgIcon icon={X} className="size-5" />
-      </button>
+    <aside lang={hint.locale} aria-label={hint.text} className="fixed right-0 bottom-0 z-40 w-full p-4 sm:max-w-[420px]">
+      <div className="flex items-center rounded-xl border border-stone-200 bg-white p-1 text-stone-900 shadow-xl dark:border-stone-700 dark:bg-stone-900 dark:text-stone-50">
+        <a
+          href={`${hint.href}${location.search}${location.hash}`}
+          hrefLang={hint.locale}
+          className="mr-auto block rounded-lg px-3 py-2 font-semibold underline hover:bg-stone-100 focus-visible:ring-4 focus-visible:ring-brand-300 focus-visible:outline-none dark:hover:bg-stone-800"
+        >
+          {hint.text}
+        </a>
+        <button
+          type="button"
+          onClick={close}
+          aria-label={hint.close}
+          className="grid size-9 place-items-center rounded-lg hover:bg-stone-100 focus-visible:ring-4 focus-visible:ring-brand-300 focus-visible:outline-none dark:hover:bg-stone-800"
+        >
+          <SvgIcon icon={X} className="size-4" />
+        </button>
+      </div>
     </aside>
   )
 }
