@@ -75,6 +75,31 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
     await page.context().close()
   })
 
+  it('looks the same in a dark system theme as in a light one (no half-dark page)', async () => {
+    /** Every element's colours on a view, in one scheme. */
+    const colours = async (colorScheme: 'light' | 'dark', view: string) => {
+      const context = await suite.browser.newContext({ colorScheme })
+      await ownerIn(context, suite.server)
+      const page = await context.newPage()
+      await page.goto(`${suite.server.url}/admin${view}`)
+      await page.getByRole('button').first().waitFor()
+      await page.waitForLoadState('networkidle')
+      const found = await page.evaluate(() =>
+        [document.documentElement, ...document.body.querySelectorAll('*')].map((element) => {
+          const style = getComputedStyle(element)
+          return `${element.tagName} ${style.color} ${style.backgroundColor} ${style.borderTopColor} ${style.colorScheme}`
+        }),
+      )
+      await context.close()
+      return found
+    }
+    for (const view of ['', '/signups', '/campaigns']) {
+      const light = await colours('light', view)
+      expect(light.length, view).toBeGreaterThan(20)
+      expect(await colours('dark', view), view).toEqual(light)
+    }
+  })
+
   it('searches the list', async () => {
     const page = await signIn('/signups')
     await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor()
