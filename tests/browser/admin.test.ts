@@ -100,6 +100,39 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
     }
   })
 
+  it('fits a 390 px phone on every view, and keeps an address on one line in the audit log', async () => {
+    const LONG = 'grace.brewster.murray.hopper@kennect.example'
+    const { store } = suite.server.app
+    await store.visitors.saveProfile((await store.list({ limit: 1, search: 'ada@example.com' }))[0]?.id ?? 0, {
+      role: 'enthusiast',
+      breeds: [],
+      country: 'GB',
+    })
+    const context = await suite.browser.newContext({ viewport: { width: 390, height: 844 } })
+    await ownerIn(context, suite.server, LONG)
+    const page = await context.newPage()
+    for (const view of ['', '/signups', '/demand', '/campaigns', '/mail', '/team', '/audit', '/webhooks', '/account']) {
+      await page.goto(`${suite.server.url}/admin${view}`)
+      await page.waitForLoadState('networkidle')
+      if (view === '/demand') {
+        await page.locator('summary', { hasText: copy.demand.roleCountry }).click()
+        await page.getByRole('region', { name: copy.demand.roleCountry }).getByRole('cell', { name: 'GB' }).waitFor()
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(390)
+      if (view !== '/audit') continue
+      // The audit log names the owner who signed in: on one line (it once broke into three-letter lines).
+      const lines = await page.evaluate((email) => {
+        const cell = [...document.querySelectorAll('td')].find((td) => td.textContent?.includes(email))
+        if (!cell?.firstChild) return 0
+        const range = document.createRange()
+        range.selectNodeContents(cell)
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size
+      }, LONG)
+      expect(lines).toBe(1)
+    }
+    await context.close()
+  })
+
   it('searches the list', async () => {
     const page = await signIn('/signups')
     await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor()

@@ -64,12 +64,13 @@ export function AuditView() {
         {items?.map((item) => (
           <tr key={item.id} className="border-t border-stone-200 align-top">
             <td className={`${td} whitespace-nowrap`}>{item.at.replace('T', ' ').slice(0, 19)}</td>
-            <td className={`${td} break-all`}>{item.actor}</td>
+            {/* An address stays on one line: on a phone the table scrolls in its region instead. */}
+            <td className={`${td} whitespace-nowrap`}>{item.actor}</td>
             <th scope="row" className={`${td} font-medium`}>
               {item.action}
             </th>
-            <td className={td}>{item.target ?? ''}</td>
-            <td className={`${td} break-words`}>{detailOf(item.detail)}</td>
+            <td className={`${td} whitespace-nowrap`}>{item.target ?? ''}</td>
+            <td className={`${td} min-w-64 break-words`}>{detailOf(item.detail)}</td>
           </tr>
         ))}
       </TableRegion>

@@ -2,7 +2,7 @@
 // most named breeds, the languages, and role by country with confirmed and not.
 import type { Segments } from '../../../../contract/campaigns'
 import { adminContent } from '../../content'
-import { TableRegion, td, th } from '../../table'
+import { TableRegion, td } from '../../table'
 
 const copy = adminContent.demand
 const CHART_COUNTRIES = 10
@@ -121,34 +121,26 @@ export function DemandMap({ segments }: { segments: Segments | null }) {
         </TableRegion>
         <details className="min-w-0">
           <summary className="cursor-pointer font-medium text-stone-700">{copy.roleCountry}</summary>
-          <table className="mt-2 w-full text-left text-sm">
-            <thead className="text-stone-600">
-              <tr>
-                <th scope="col" className={th}>
-                  {copy.roleCountryColumns.role}
-                </th>
-                <th scope="col" className={th}>
-                  {copy.roleCountryColumns.country}
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  {copy.roleCountryColumns.confirmed}
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  {copy.roleCountryColumns.unconfirmed}
-                </th>
+          {/* In a region that scrolls by itself: the page keeps the phone's width. */}
+          <TableRegion
+            caption={copy.roleCountry}
+            className="mt-2"
+            columns={[
+              { label: copy.roleCountryColumns.role },
+              { label: copy.roleCountryColumns.country },
+              { label: copy.roleCountryColumns.confirmed, numeric: true },
+              { label: copy.roleCountryColumns.unconfirmed, numeric: true },
+            ]}
+          >
+            {segments?.byRoleCountry.map((r) => (
+              <tr key={`${r.role}-${r.country}`} className="border-t border-stone-200">
+                <td className={td}>{r.role ?? copy.noRole}</td>
+                <td className={td}>{r.country ?? copy.noCountry}</td>
+                <td className={`${td} text-right`}>{r.confirmed}</td>
+                <td className={`${td} text-right`}>{r.unconfirmed}</td>
               </tr>
-            </thead>
-            <tbody>
-              {segments?.byRoleCountry.map((r) => (
-                <tr key={`${r.role}-${r.country}`} className="border-t border-stone-200">
-                  <td className={td}>{r.role ?? copy.noRole}</td>
-                  <td className={td}>{r.country ?? copy.noCountry}</td>
-                  <td className={`${td} text-right`}>{r.confirmed}</td>
-                  <td className={`${td} text-right`}>{r.unconfirmed}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </TableRegion>
         </details>
       </div>
     </section>
