@@ -5,8 +5,9 @@ import { DogArt } from './dog-art'
 
 /**
  * The app's match screen drawn in HTML and CSS: no image to download, crisp at any size. Every
- * label sits on a line of its own width (rows, wrapping chips), so it holds with whatever font
- * the visitor's system substitutes (tested with monospace and serif fonts at 390 and 1280 px).
+ * label may wrap where its words end (the title, the health rows, the actions), so the longest
+ * language holds in the phone's 272 px with whatever font the visitor's system substitutes
+ * (tests/browser/hero-words.test.ts: every word whole in six languages at 320, 390 and 1280 px).
  */
 export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) {
   const { dog, compatibility } = content
@@ -18,10 +19,10 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
         <div className="overflow-hidden rounded-[2.4rem] bg-stone-50 pt-12 text-stone-900">
           <div className="flex items-center justify-between gap-2 px-5">
             <div className="min-w-0">
-              <p className="text-xs font-medium whitespace-nowrap text-stone-600">{content.greeting}</p>
-              <p className="text-lg font-bold whitespace-nowrap">{content.title}</p>
+              <p className="text-xs font-medium text-stone-600">{content.greeting}</p>
+              <p className="text-lg leading-tight font-bold">{content.title}</p>
             </div>
-            <span className="grid size-9 place-items-center rounded-full bg-white shadow-sm">
+            <span className="grid size-9 shrink-0 place-items-center rounded-full bg-white shadow-sm">
               <SvgIcon icon={SlidersHorizontal} className="size-4 text-stone-700" />
             </span>
           </div>
@@ -53,20 +54,20 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
               </div>
               <dl className="mt-3 divide-y divide-stone-200 rounded-xl bg-stone-100 px-3 py-1">
                 {content.health.map((item) => (
-                  <div key={item.label} className="flex items-baseline justify-between gap-3 py-1.5">
-                    <dt className="whitespace-nowrap text-xs text-stone-600">{item.label}</dt>
-                    <dd className="whitespace-nowrap text-xs font-bold text-stone-900">{item.value}</dd>
+                  <div key={item.label} className="flex flex-wrap items-baseline justify-between gap-x-3 py-1.5">
+                    <dt className="text-xs text-stone-600">{item.label}</dt>
+                    <dd className="ml-auto text-right text-xs font-bold text-stone-900">{item.value}</dd>
                   </div>
                 ))}
               </dl>
             </div>
           </div>
-          <div className="flex items-center justify-center gap-4 pb-7">
-            <span className="flex h-11 items-center gap-1.5 rounded-full bg-white px-4 text-sm font-semibold text-stone-700 shadow">
+          <div className="flex flex-wrap items-center justify-center gap-2 px-2 pb-7">
+            <span className="flex h-11 items-center gap-1.5 rounded-full bg-white px-3 text-sm font-semibold text-stone-700 shadow">
               <SvgIcon icon={X} className="size-4" />
               {content.actions.pass}
             </span>
-            <span className="flex h-11 items-center gap-1.5 rounded-full bg-brand-700 px-5 text-sm font-semibold text-white shadow">
+            <span className="flex h-11 items-center gap-1.5 rounded-full bg-brand-700 px-3 text-sm font-semibold text-white shadow">
               <SvgIcon icon={Heart} className="size-4 fill-current" />
               {content.actions.connect}
             </span>
