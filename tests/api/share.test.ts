@@ -7,14 +7,18 @@ import { readSite } from '../../web/site'
 import { startServer, type TestServer } from '../support/server'
 import { LOCALES, localePath } from '../../contract/locales'
 
-// The build under test was made with the environment of `npm test` (SITE_URL unset: the default).
+// The build under test was made with the environment of `npm test` (SITE_URL unset: the default);
+// the server names the address it runs with instead (server/http/site-address.ts): where it listens.
 const site = readSite(process.env)
-const home = `${site.siteUrl}/`
+let siteUrl = site.siteUrl
+let home = `${siteUrl}/`
 
 let server: TestServer
 let html = ''
 beforeAll(async () => {
   server = await startServer()
+  siteUrl = server.app.siteUrl()
+  home = `${siteUrl}/`
   const answer = await fetch(`${server.url}/`, { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' } })
   expect(answer.status).toBe(200)
   html = await answer.text()
@@ -49,7 +53,7 @@ const structuredData = () => {
 
 /** Fetches a URL the page names, from the test server (the build's SITE_URL is not this server). */
 async function served(url: string): Promise<Response> {
-  const path = url.startsWith(site.siteUrl) ? url.slice(site.siteUrl.length) : url
+  const path = url.startsWith(siteUrl) ? url.slice(siteUrl.length) : url
   expect(path).toMatch(/^\//)
   return fetch(`${server.url}${path}`)
 }
@@ -71,7 +75,7 @@ describe('the tags a link preview reads', () => {
   })
 
   it('Open Graph: a website with title, description, address and a 1200×630 PNG with its text', () => {
-    const imageUrl = `${site.siteUrl}${OG_IMAGE.path}`
+    const imageUrl = `${siteUrl}${OG_IMAGE.path}`
     const expected: Record<string, string> = {
       'og:type': 'website',
       'og:site_name': site.productName,
@@ -160,7 +164,7 @@ describe('every file the tags point to is served', () => {
     expect(manifest).toMatchObject({ short_name: site.productName, theme_color: THEME_COLOR })
     expect(manifest.start_url).toBeUndefined()
     // A data: URL is no base: every address is absolute, on SITE_URL.
-    for (const icon of manifest.icons) expect(icon.src.startsWith(`${site.siteUrl}/`), icon.src).toBe(true)
+    for (const icon of manifest.icons) expect(icon.src.startsWith(`${siteUrl}/`), icon.src).toBe(true)
     expect(manifest.icons.map((icon) => icon.purpose).sort()).toEqual(['any', 'any', 'maskable'])
     for (const icon of manifest.icons) {
       const [width, height] = icon.sizes.split('x').map(Number)
@@ -174,7 +178,7 @@ describe('every file the tags point to is served', () => {
     const robots = await answer.text()
     expect(robots).toMatch(/^User-agent: \*$/m)
     for (const path of ['/admin', '/join', '/rest/']) expect(robots).toContain(`\nDisallow: ${path}\n`)
-    expect(robots).toContain(`\nSitemap: ${site.siteUrl}/sitemap.xml\n`)
+    expect(robots).toContain(`\nSitemap: ${siteUrl}/sitemap.xml\n`)
   })
 
   it("sitemap.xml lists each language's page, each with every language as an alternate, and nothing else (no /admin)", async () => {
@@ -182,11 +186,11 @@ describe('every file the tags point to is served', () => {
     expect(answer.status).toBe(200)
     expect(answer.headers.get('content-type')).toMatch(/xml/)
     const sitemap = await answer.text()
-    const pages = LOCALES.map((locale) => `${site.siteUrl}${localePath(locale)}`)
+    const pages = LOCALES.map((locale) => `${siteUrl}${localePath(locale)}`)
     expect([...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1])).toEqual(pages)
     for (const url of sitemap.split('<url>').slice(1)) {
       const alternates = [...url.matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)].map(([, lang, href]) => [lang, href])
-      expect(alternates).toEqual([...LOCALES.map((locale) => [locale, `${site.siteUrl}${localePath(locale)}`]), ['x-default', home]])
+      expect(alternates).toEqual([...LOCALES.map((locale) => [locale, `${siteUrl}${localePath(locale)}`]), ['x-default', home]])
     }
     expect(sitemap).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}<\/lastmod>/)
   })

@@ -54,9 +54,9 @@ export function PhoneMockup({ content }: { content: Content['hero']['phone'] }) 
               </div>
               <dl className="mt-3 divide-y divide-stone-200 rounded-xl bg-stone-100 px-3 py-1">
                 {content.health.map((item) => (
-                  <div key={item.label} className="flex flex-wrap items-baseline justify-between gap-x-3 py-1.5">
-                    <dt className="text-xs text-stone-600">{item.label}</dt>
-                    <dd className="ml-auto text-right text-xs font-bold text-stone-900">{item.value}</dd>
+                  <div key={item.label} className="flex flex-wrap items-baseline justify-end gap-x-2 py-1.5">
+                    <dt className="mr-auto text-xs text-stone-600">{item.label}</dt>
+                    <dd className="text-xs font-bold text-stone-900">{item.value}</dd>
                   </div>
                 ))}
               </dl>

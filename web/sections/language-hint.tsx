@@ -52,9 +52,10 @@ export function LanguageHint({ hints }: { hints: Hint[] }) {
     sessionStorage.setItem(CLOSED_KEY, hint.locale)
     setClosed(true)
   }
-  // Dressed as the language menu and the toasts are (their classes, so the page's CSS barely grows).
+  // Dressed as the language menu and the toasts are (their classes: the page's CSS barely grows);
+  // bottom left, where no toast comes (they are at the top on a phone, bottom right from sm up).
   return (
-    <aside lang={hint.locale} aria-label={hint.text} className="fixed right-0 bottom-0 z-40 w-full p-4 sm:max-w-[420px]">
+    <aside lang={hint.locale} aria-label={hint.text} className="fixed bottom-0 left-0 z-40 w-full p-4 sm:max-w-[420px]">
       <div className="flex items-center rounded-xl border border-stone-200 bg-white p-1 text-stone-900 shadow-xl dark:border-stone-700 dark:bg-stone-900 dark:text-stone-50">
         <a
           href={`${hint.href}${location.search}${location.hash}`}
