@@ -8,6 +8,7 @@ import { MAIL_STATES } from '../../contract/admin-api.js'
 import { DEFAULT_LOCALE, LOCALES } from '../../contract/locales.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { createStore, type WaitlistStore } from '../store/index.js'
+import { runBackup } from './cli-backup.js'
 import { printSegments, runCampaign } from './cli-campaigns.js'
 import { cliAudit, UsageError } from './cli-common.js'
 import { printFunnel, runLaunchTargets } from './cli-growth.js'
@@ -25,6 +26,8 @@ Commands:
                                         every sign-up, streamed (to FILE, or standard output)
   remove EMAIL                          delete one address for good (any letter case)
   stats                                 total, sign-ups per day and top sources
+  backup FILE                           an online copy of the SQLite database (the server may run),
+                                        checked: its integrity and how many sign-ups it holds
   mail status                           the outbox: mails queued, being sent, sent, failed, bounced
   segments                              the demand map: roles per country, top breeds, confirmed or not
   campaign create --subject S --markdown-file F [--role R]… [--country C]… [--breed B]…
@@ -156,6 +159,8 @@ export async function main(argv: string[]): Promise<number> {
   const formats = command === 'funnel' ? ['table', 'json'] : ['csv', 'json']
   if (!formats.includes(format)) throw new UsageError(`--format: expected ${formats.join(' or ')}, got "${format}"`)
   const config = loadConfig()
+  // A copy of the file, not through the store: nothing to migrate or open for writing.
+  if (command === 'backup') return runBackup(config, rest, (text) => process.stdout.write(text))
   const store = await createStore(config, { warn: (_details, message) => process.stderr.write(`${message}\n`) })
   try {
     switch (command) {

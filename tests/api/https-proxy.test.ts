@@ -1,0 +1,151 @@
+// The README's https proxy, run here (issue 30, item 15): nginx with docs/operating/nginx.conf as
+// written (only its addresses, ports and certificate swapped for the test's) in front of the
+// server, with a certificate of the test's own. Through it: the page names its https address,
+// the security headers arrive, plain http is sent to https, and a sign-up is taken. Skipped where nginx is not installed (.ci/run installs it).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { request } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../support/ports'
+import { type ServerProcess, spawnServer } from '../support/process'
+import { tempSqlitePath } from '../support/server'
+
+const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path))
+
+interface Answer {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+describe.skipIf(!NGINX)('behind the README’s nginx, over https', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kennect-proxy-'))
+  const db = tempSqlitePath()
+  let server: ServerProcess
+  let nginx: ChildProcess
+  let origin = ''
+  let plainPort = 0
+  let ca: Buffer
+
+  /** A request to the proxy, trusting the test's certificate only. */
+  const fetchTls = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
+    new Promise<Answer>((resolve, reject) => {
+      const headers = { ...init.headers, ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }) }
+      const call = request(`${origin}${path}`, { method: init.method ?? 'GET', headers, ca }, (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (body += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }))
+      })
+      call.on('error', reject)
+      call.end(init.body)
+    })
+
+  beforeAll(async () => {
+    const cert = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ])
+    if (cert.status !== 0) throw new Error(`openssl: ${cert.stderr.toString()}`)
+    ca = readFileSync(join(dir, 'cert.pem'))
+    const tlsPort = await freePort()
+    plainPort = await freePort()
+    origin = `https://localhost:${tlsPort}`
+    server = await spawnServer({ SQLITE_PATH: db.path, SITE_URL: origin, TRUST_PROXY: 'loopback' })
+    const upstream = new URL(server.url).host
+    // The README's file, its addresses swapped for the test's.
+    const site = readFileSync('docs/operating/nginx.conf', 'utf8')
+      .replaceAll('127.0.0.1:3000', upstream)
+      .replace('listen 80;', `listen 127.0.0.1:${plainPort};`)
+      .replace('listen 443 ssl http2;', `listen 127.0.0.1:${tlsPort} ssl http2;`)
+      .replaceAll('server_name kennect.app;', 'server_name localhost;')
+      .replace('/etc/letsencrypt/live/kennect.app/fullchain.pem', join(dir, 'cert.pem'))
+      .replace('/etc/letsencrypt/live/kennect.app/privkey.pem', join(dir, 'key.pem'))
+    expect(site).toContain(upstream)
+    writeFileSync(join(dir, 'kennect.conf'), site)
+    for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp))
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      [
+        // As root, its workers would run as nobody, who cannot enter the test's private folder.
+        process.getuid?.() === 0 ? 'user root;' : '',
+        'daemon off;',
+        'worker_processes 1;',
+        `pid ${join(dir, 'nginx.pid')};`,
+        `error_log ${join(dir, 'error.log')} warn;`,
+        'events {}',
+        'http {',
+        '  access_log off;',
+        ...['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+          (temp) => `  ${temp === 'body' ? 'client_body' : temp}_temp_path ${join(dir, temp)};`,
+        ),
+        `  include ${join(dir, 'kennect.conf')};`,
+        '}',
+      ].join('\n'),
+    )
+    nginx = spawn(NGINX ?? 'nginx', ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] })
+    let errors = ''
+    nginx.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()))
+    for (let i = 0; i < 100; i++) {
+      const up = await fetchTls('/health').then(
+        () => true,
+        () => false,
+      )
+      if (up) return
+      if (nginx.exitCode !== null) break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error(
+      `nginx did not start: ${errors}${existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : ''}`,
+    )
+  }, 30_000)
+
+  afterAll(async () => {
+    if (nginx && nginx.exitCode === null) {
+      nginx.kill('SIGQUIT')
+      await new Promise((resolve) => nginx.once('exit', resolve))
+    }
+    await server?.stop()
+    db.cleanup()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('serves the page that names its https address, with the security headers', async () => {
+    const page = await fetchTls('/', { headers: { 'accept-encoding': 'identity' } })
+    expect(page.status).toBe(200)
+    expect(page.body).toContain(`<link rel="canonical" href="${origin}/"`)
+    expect(page.headers['strict-transport-security']).toMatch(/max-age=\d+/)
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'")
+    // The plain http address sends browsers to https.
+    const plain = await fetch(`http://127.0.0.1:${plainPort}/de/`, { redirect: 'manual' })
+    expect(plain.status).toBe(301)
+    expect(plain.headers.get('location')).toBe(`https://127.0.0.1/de/`)
+  })
+
+  it('takes a sign-up through it', async () => {
+    const joined = await fetchTls('/rest/v1/waitlist', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ email: 'proxied@example.com' }),
+    })
+    expect(joined.status).toBe(201)
+    // Stored.
+    const stored = spawnSync(process.execPath, ['scripts/waitlist.mjs', 'count'], { env: { PATH: process.env.PATH, SQLITE_PATH: db.path } })
+    expect(stored.stdout.toString().trim()).toBe('1')
+  })
+})
