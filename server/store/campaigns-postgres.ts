@@ -3,6 +3,7 @@
 import type pg from 'pg'
 import type { MailState } from '../../contract/admin-api.js'
 import type { CampaignProgress, Segment } from '../../contract/campaigns.js'
+import { noMails, progressOf } from './campaign-progress.js'
 import { inTransaction, iso, type Run } from './pg-common.js'
 import { type SegmentFilter, segmentFilter } from './segment.js'
 import { writeAudit } from './team-postgres.js'
@@ -65,25 +66,12 @@ export function createPostgresCampaigns(
     )
     const counts = new Map<string, Record<MailState, number>>()
     for (const { campaign_id, state, n } of states.rows) {
-      const entry = counts.get(campaign_id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
+      const entry = counts.get(campaign_id) ?? noMails()
       entry[state] = Number(n)
       counts.set(campaign_id, entry)
     }
     return rows.rows.map((row) => {
-      const c = counts.get(row.id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
-      const queued = c.queued + c.sending
-      return {
-        id: Number(row.id),
-        subject: row.subject,
-        status: row.status === 'draft' ? 'draft' : queued === 0 ? 'finished' : row.status,
-        recipients: row.recipients,
-        queued,
-        sent: c.sent,
-        failed: c.failed,
-        bounced: c.bounced,
-        created_at: row.created_at,
-        segment: row.segment,
-      }
+      return progressOf({ ...row, id: Number(row.id) }, counts.get(row.id))
     })
   }
 

@@ -3,6 +3,7 @@
 import type Database from 'better-sqlite3'
 import { type MailState } from '../../contract/admin-api.js'
 import type { CampaignProgress, Segment } from '../../contract/campaigns.js'
+import { noMails, progressOf } from './campaign-progress.js'
 import { type SegmentFilter, segmentFilter } from './segment.js'
 import { auditWriter } from './team-sqlite.js'
 import type { AuditEntry, Campaign, CampaignStore, DraftChange } from './types.js'
@@ -105,25 +106,12 @@ export function createSqliteCampaigns(db: Database.Database, run: Run, growth: {
   function progress(id: number | null): CampaignProgress[] {
     const counts = new Map<number, Record<MailState, number>>()
     for (const { campaign_id, state, n } of states.all({ id }) as { campaign_id: number; state: MailState; n: number }[]) {
-      const entry = counts.get(campaign_id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
+      const entry = counts.get(campaign_id) ?? noMails()
       entry[state] = n
       counts.set(campaign_id, entry)
     }
     return (rows.all({ id }) as Row[]).map((row) => {
-      const c = counts.get(row.id) ?? { queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }
-      const queued = c.queued + c.sending
-      return {
-        id: row.id,
-        subject: row.subject,
-        status: row.status === 'draft' ? 'draft' : queued === 0 ? 'finished' : row.status,
-        recipients: row.recipients,
-        queued,
-        sent: c.sent,
-        failed: c.failed,
-        bounced: c.bounced,
-        created_at: row.created_at,
-        segment: JSON.parse(row.segment),
-      }
+      return progressOf({ ...row, segment: JSON.parse(row.segment) as Segment }, counts.get(row.id))
     })
   }
 
