@@ -1,7 +1,8 @@
 // The render module of the visitor's pages (dist/visitor/render.js): the server loads it at start
 // and renders each page with it, in the sign-up's language. Built by scripts/build.mjs.
-import breedList from 'dog-breeds/dog-breeds.json'
 import { renderToStaticMarkup } from 'react-dom/server'
+import type { BreedCatalogue } from '../contract/breeds'
+import catalogue from '../contract/breeds.json'
 import { COUNTRY_CODES } from '../contract/countries'
 import { LOCALES, type Locale } from '../contract/locales'
 import { languageName } from '../locales/index'
@@ -10,8 +11,10 @@ import { site } from './site'
 import { type VisitorContent, visitorContent } from './visitor/content'
 import { type Choices, VisitorGonePage, VisitorPage } from './visitor/page'
 
-// Breed names stay as the breed clubs write them; country names are the reader's language's own.
-const breeds = [...new Set(breedList.map((breed) => breed.name))].sort((a, b) => a.localeCompare(b, 'en'))
+// The breeds offered are the catalogue's (contract/breeds.json), each by its name in the reader's
+// language; country names are the reader's language's own too.
+const breedsIn = (locale: Locale) =>
+  [...new Set((catalogue as BreedCatalogue).breeds.map((breed) => breed.names[locale]))].sort((a, b) => a.localeCompare(b, locale))
 
 /** Each language's words and choices, made once. */
 const languages = new Map<Locale, { content: VisitorContent; choices: Choices }>(
@@ -20,7 +23,7 @@ const languages = new Map<Locale, { content: VisitorContent; choices: Choices }>
     const countries = COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
       a.name.localeCompare(b.name, locale),
     )
-    const choices: Choices = { breeds, countries, languages: LOCALES.map((other) => ({ locale: other, name: languageName(other) })) }
+    const choices: Choices = { breeds: breedsIn(locale), countries, languages: LOCALES.map((other) => ({ locale: other, name: languageName(other) })) }
     return [locale, { content: visitorContent(locale), choices }]
   }),
 )

@@ -6,12 +6,16 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_LOCALE, type Locale, LOCALES, localePath, OG_LOCALES } from '../../contract/locales'
 import type { VisitorRender, VisitorView } from '../../contract/visitor'
+import type { BreedCatalogue } from '../../contract/breeds'
+import catalogue from '../../contract/breeds.json'
 import { catalogues } from '../../locales/index'
 import { mailCopy } from '../../server/mail/content'
 import { renderConfirmation } from '../../server/mail/templates'
 import { visitorDir } from '../../server/paths'
 import { pageContent } from '../../web/content'
 import { startServer, type TestServer } from '../support/server'
+
+const breeds = catalogue as BreedCatalogue
 
 /** The site's address: where the test server listens (it has no SITE_URL), as its pages say. */
 let SITE = 'http://localhost:3000'
@@ -133,6 +137,12 @@ describe('the pages in six languages', () => {
       meter: { country: 'DE', breeders: 3, owners: 4, target: { breeders: 80, owners: 400 }, ready: false },
     }
     expectNoForeignSentence(locale, decode(visitor.page(view).html), "the visitor's page")
+    // The breeds it offers are the catalogue's, in its language (issue 31: one breed, six names).
+    const offered = [...decode(visitor.page(view).html).matchAll(/<option value="([^"]+)"/g)].map(([, name]) => name)
+    const shepherd = breeds.breeds.find((breed) => breed.id === 'german-shepherd-dog')
+    expect(offered).toContain(shepherd?.names[locale])
+    if (locale !== 'en') expect(offered).not.toContain(shepherd?.names.en)
+    expect(new Set(offered).size).toBeGreaterThan(350)
     expectNoForeignSentence(locale, decode(visitor.page({ ...view, step: 'confirm-delete' }).html), "the visitor's delete step")
     for (const why of ['not-found', 'deleted'] as const) expectNoForeignSentence(locale, decode(visitor.gone(why, locale).html), why)
     const mail = renderConfirmation(mailCopy('Kennect', locale), { page: `${SITE}/me/x`, unsubscribe: `${SITE}/me/x/unsubscribe` })
