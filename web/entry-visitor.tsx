@@ -23,7 +23,11 @@ const languages = new Map<Locale, { content: VisitorContent; choices: Choices }>
     const countries = COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
       a.name.localeCompare(b.name, locale),
     )
-    const choices: Choices = { breeds: breedsIn(locale), countries, languages: LOCALES.map((other) => ({ locale: other, name: languageName(other) })) }
+    const choices: Choices = {
+      breeds: breedsIn(locale),
+      countries,
+      languages: LOCALES.map((other) => ({ locale: other, name: languageName(other) })),
+    }
     return [locale, { content: visitorContent(locale), choices }]
   }),
 )
