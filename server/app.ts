@@ -222,8 +222,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     if (pages.length > 0 && Object.keys(words).length === 0)
       app.log.warn({ landingWordsPath }, 'the landing pages have no words for their slots: run `npm run build`')
     if (pages.length > 0) {
-      await app.register(landingPage, { pages })
-      await app.register(addressedFiles, { root: pageRoot, built: builtSiteUrl(pages[0]?.template.parts.join('') ?? '') })
+      // The address the build wrote into its pages, read once (every page names the same one).
+      const built = builtSiteUrl(pages[0]?.template.parts.join('') ?? '')
+      await app.register(landingPage, { pages, built })
+      await app.register(addressedFiles, { root: pageRoot, built })
     }
     await app.register(staticFiles, { root: pageRoot, landingPageServed: pages.length > 0 })
   } else {

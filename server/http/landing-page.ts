@@ -12,7 +12,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 import { INVITE_PARAM, type LandingWords, WAITING_SHOWN_FROM } from '../../contract/growth.js'
 import { FORM_TOKEN_SLOT, WAITING_SLOT } from '../../contract/paths.js'
 import { UTM_COLUMNS } from '../../contract/waitlist.js'
-import { builtSiteUrl, perAddress, readdressed } from './site-address.js'
+import { perAddress, readdressed } from './site-address.js'
 
 /** Where the built page's form holds the token (its hidden field's value attribute). */
 const TOKEN = `value="${FORM_TOKEN_SLOT}"`
@@ -119,7 +119,8 @@ export function switchedWithQuery(request: FastifyRequest, path: string, landing
   return carried.size === 0 ? undefined : `${path}?${carried}`
 }
 
-export async function landingPage(app: FastifyInstance, { pages }: { pages: LandingPage[] }) {
+/** `built`: the address the build wrote into the pages, replaced by the one the server runs with. */
+export async function landingPage(app: FastifyInstance, { pages, built }: { pages: LandingPage[]; built: string | undefined }) {
   // Said once the server listens: a start that fails says only why it failed.
   if (app.formTokens.ephemeral) {
     app.addHook('onListen', async () =>
@@ -136,7 +137,6 @@ export async function landingPage(app: FastifyInstance, { pages }: { pages: Land
   const landingPaths = new Set(pages.map((page) => page.path))
   for (const { path, template, words } of pages) {
     // The template with the address the server runs with in the build's place (site-address.ts).
-    const built = builtSiteUrl(template.parts.join(''))
     const partsFor = perAddress((address) => template.parts.map((part, i) => (i % 2 === 1 ? part : readdressed(part, built, address))))
     let current: PageOfTheSecond | undefined
     const pageNow = async (): Promise<PageOfTheSecond> => {
