@@ -1,5 +1,6 @@
 // Launch day: who is waiting where (the demand map), and the campaigns that invite them. What the
 // admin API answers and takes; types, constants and pure checks, importing nothing outside itself.
+import type { SegmentSide } from './breed-meters.js'
 import type { CountryCode } from './countries.js'
 import type { CountryMeter, LaunchTargets } from './growth.js'
 import type { Locale } from './locales.js'
@@ -37,8 +38,15 @@ export interface Segments {
 export interface Segment {
   roles?: Role[]
   countries?: CountryCode[]
-  /** Sign-ups that named any of these breeds (letter case ignored). */
+  /**
+   * Sign-ups that named any of these breeds: catalogue ids (`labrador-retriever`); a name is read
+   * as the catalogue reads it, and one it does not know matches that name as typed.
+   */
   breeds?: string[]
+  /** Sign-ups that bring a stud, a dam or look for a puppy (of the named breeds, if any): `both` is stud and dam. */
+  sides?: SegmentSide[]
+  /** Only sign-ups with a breed whose meter in their country is full (both sides at target) when counted or sent. */
+  readyBreeds?: boolean
   /** Signed up at or after this moment (ISO 8601 date or date-time). */
   since?: string
   /** Signed up before this moment. */

@@ -2,6 +2,7 @@
 // launch meter, and the funnel. What both sides know of them: the invite code's shape, the launch
 // targets and their check, the answers of /api/launch and /admin/api/funnel. Types, constants and
 // pure checks; this folder imports nothing but itself.
+import type { PublicBreedCount } from './breed-meters.js'
 import { type CountryCode, isCountryCode } from './countries.js'
 
 /** The landing page's URL parameter, and the sign-up's column, that carry an inviter's code. */
@@ -121,6 +122,8 @@ export interface CountryMeter {
 /** GET /api/launch: only countries with LAUNCH_COUNTRY_MIN or more confirmed sign-ups. */
 export interface LaunchAnswer {
   countries: CountryMeter[]
+  /** Breed × country counts with at least PUBLIC_BREED_MIN confirmed profiles (contract/breed-meters.ts). */
+  breeds: PublicBreedCount[]
 }
 
 /** GET /admin/api/funnel: one UTC day. */

@@ -26,12 +26,14 @@ export const PERMISSIONS = [
   'audit:read',
   /** Webhook endpoints, their secrets and their delivery log. */
   'webhooks:manage',
+  /** Typed breed names the catalogue missed, mapped to a breed. */
+  'breeds:map',
 ] as const
 export type Permission = (typeof PERMISSIONS)[number]
 
 export const ROLE_PERMISSIONS: Record<OperatorRole, readonly Permission[]> = {
   owner: PERMISSIONS,
-  editor: ['figures:read', 'signups:read', 'campaigns:write', 'mail:read'],
+  editor: ['figures:read', 'signups:read', 'campaigns:write', 'mail:read', 'breeds:map'],
   viewer: ['figures:read'],
 }
 
@@ -146,6 +148,7 @@ export const AUDIT_ACTIONS = [
   'webhook secret rotated',
   'webhook test sent',
   'webhook resent',
+  'breed mapped',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

@@ -1,6 +1,7 @@
 // The visitor's own page (/me/<token>): what a sign-up may tell us about itself, and what the page
 // shows. Types, constants and pure checks; this folder imports nothing but itself.
 import type { CountryCode } from './countries.js'
+import type { BreedTarget } from './breed-meters.js'
 import type { CountryMeter } from './growth.js'
 import type { Locale } from './locales.js'
 
@@ -12,12 +13,87 @@ export const MAX_BREEDS = 5
 /** A breed's name: one of the recognised names suggested, or the visitor's own words. */
 export const MAX_BREED_LENGTH = 60
 
+/**
+ * What a breeder brings of a breed, or that they look for a puppy of it: `both` counts on each side
+ * of the breed's meter.
+ */
+export const SIDES = ['stud', 'dam', 'both', 'seeker'] as const
+export type Side = (typeof SIDES)[number]
+
+/** The kennel clubs offered (each country's own, the American one, and any other). */
+export const KENNEL_CLUBS = ['KC', 'VDH', 'SCC', 'RSCE', 'ENCI', 'ZKwP', 'AKC', 'other'] as const
+export type KennelClub = (typeof KENNEL_CLUBS)[number]
+/** The club a country's breeders most likely belong to: offered first. */
+export const COUNTRY_CLUB: Partial<Record<CountryCode, KennelClub>> = {
+  GB: 'KC',
+  DE: 'VDH',
+  FR: 'SCC',
+  ES: 'RSCE',
+  IT: 'ENCI',
+  PL: 'ZKwP',
+  US: 'AKC',
+}
+
+/** Litters in the last twelve months: 0, 1, 2, or 3 meaning three or more. */
+export const LITTER_CHOICES = [0, 1, 2, 3] as const
+export type Litters = (typeof LITTER_CHOICES)[number]
+
+/** Health tests a breeder may have done for a breed (the schemes breed clubs ask for). */
+export const HEALTH_TESTS = ['hips', 'elbows', 'eyes', 'heart', 'patellas', 'spine', 'hearing', 'breathing', 'mri', 'dna'] as const
+export type HealthTest = (typeof HEALTH_TESTS)[number]
+/** Offered for a breed whose clubs' list is not known here. */
+export const COMMON_HEALTH_TESTS: readonly HealthTest[] = ['hips', 'elbows', 'eyes', 'heart', 'dna']
+/**
+ * What the breed clubs of a few widely bred breeds ask for (the KC/BVA schemes and their DNA
+ * panels; the FCI clubs ask much the same). Keyed by catalogue id.
+ */
+export const BREED_HEALTH_TESTS: Readonly<Record<string, readonly HealthTest[]>> = {
+  'labrador-retriever': ['hips', 'elbows', 'eyes', 'dna'],
+  'golden-retriever': ['hips', 'elbows', 'eyes', 'heart', 'dna'],
+  'german-shepherd-dog': ['hips', 'elbows', 'dna'],
+  'french-bulldog': ['breathing', 'spine', 'eyes', 'dna'],
+  bulldog: ['breathing', 'heart', 'eyes', 'dna'],
+  pug: ['breathing', 'spine', 'eyes', 'dna'],
+  'cavalier-king-charles-spaniel': ['heart', 'mri', 'eyes', 'dna'],
+  'border-collie': ['hips', 'eyes', 'hearing', 'dna'],
+  'australian-shepherd': ['hips', 'elbows', 'eyes', 'dna'],
+  dalmatian: ['hearing', 'hips', 'dna'],
+  'bernese-mountain-dog': ['hips', 'elbows', 'heart', 'dna'],
+  rottweiler: ['hips', 'elbows', 'heart', 'eyes'],
+  boxer: ['heart', 'hips', 'spine', 'dna'],
+  dachshund: ['spine', 'eyes', 'dna'],
+  poodle: ['eyes', 'hips', 'patellas', 'dna'],
+  'english-cocker-spaniel': ['eyes', 'hips', 'dna'],
+  chihuahua: ['patellas', 'heart', 'eyes'],
+  'yorkshire-terrier': ['patellas', 'eyes', 'dna'],
+}
+/** The tests to offer for a breed (its clubs', else the common ones). */
+export const healthTestsFor = (breed: string | null): readonly HealthTest[] =>
+  (breed ? BREED_HEALTH_TESTS[breed] : undefined) ?? COMMON_HEALTH_TESTS
+/** Other tests, in the breeder's words. */
+export const MAX_OTHER_TESTS_LENGTH = 120
+
+/** One breed of a profile: the name as typed, the catalogue's id when it knows the name. */
+export interface ProfileBreed {
+  name: string
+  /** The catalogue's id (contract/breeds.json), or an operator's mapping; null while unknown. */
+  breed: string | null
+  side: Side | null
+  tests: HealthTest[]
+  otherTests: string | null
+}
+
 /** All optional: what the launch team plans with (the requirements name no field; the launch plan does). */
 export interface Profile {
   role: Role | null
-  breeds: string[]
+  breeds: ProfileBreed[]
   country: CountryCode | null
+  club: KennelClub | null
+  litters: Litters | null
 }
+
+/** A profile as the form sends it, before the server looks its names up (`breed` not yet known). */
+export type ProfileForm = Omit<Profile, 'breeds'> & { breeds: Omit<ProfileBreed, 'breed'>[] }
 
 /** Where the page's forms post, under /me/<token>. */
 export const VISITOR_ACTIONS = ['confirm', 'profile', 'language', 'unsubscribe', 'resubscribe', 'delete'] as const
@@ -46,6 +122,22 @@ export interface VisitorView {
   invite: { link: string; joined: number; confirmed: number } | null
   /** Their country's launch meter; null while they have not said where they live. */
   meter: CountryMeter | null
+  /** The meter of each of their named breeds in their country (empty until both are said). */
+  breedMeters: VisitorBreedMeter[]
+}
+
+/**
+ * One breed's meter in the visitor's country, as the public sees it: a count under
+ * PUBLIC_BREED_MIN is null ("fewer than 10"), so no one is pointed at.
+ */
+export interface VisitorBreedMeter {
+  breed: string
+  /** The breed's name in the page's language. */
+  name: string
+  studs: number | null
+  dams: number | null
+  target: BreedTarget
+  ready: boolean
 }
 
 /** The page's answers that have no sign-up behind them. */

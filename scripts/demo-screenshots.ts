@@ -13,6 +13,7 @@ import { seedSignUps } from '../tests/support/seed'
 import type { TestServer } from '../tests/support/server'
 import { joinTeam } from '../tests/support/team'
 import { newWebhookSecret } from '../server/webhooks/routes'
+import { profileOf } from '../tests/support/profile'
 
 const outDir = process.argv[2] ?? 'docs/screenshots'
 const dir = mkdtempSync(join(tmpdir(), 'kennect-demo-'))
@@ -42,7 +43,10 @@ try {
     const seeded = await seedSignUps({ SQLITE_PATH: config.SQLITE_PATH }, { confirmed: breeders + owners, prefix })
     const rows = await app.store.list({ limit: 1000, search: `${prefix}-` })
     for (const [i, row] of rows.entries())
-      await app.store.visitors.saveProfile(row.id, { role: i < breeders ? 'breeder' : 'owner', breeds: ['Labrador Retriever'], country })
+      await app.store.visitors.saveProfile(
+        row.id,
+        profileOf({ role: i < breeders ? 'breeder' : 'owner', breeds: ['Labrador Retriever'], country }),
+      )
     return seeded
   }
   await place('de', 'DE', 30, 122)
@@ -51,7 +55,7 @@ try {
   // The visitor: confirmed, a breeder in Germany, two friends joined through the link, one confirmed.
   const ada = await joinWithLink(server, 'ada.lovelace@example.com', { utm_source: 'dogshow' })
   await confirmOnPage(server, ada.token)
-  await app.store.visitors.saveProfile(ada.id, { role: 'breeder', breeds: ['Golden Retriever'], country: 'DE' })
+  await app.store.visitors.saveProfile(ada.id, profileOf({ role: 'breeder', breeds: ['Golden Retriever'], country: 'DE' }))
   const code = (await app.store.visitors.data(ada.id)).invite.code
   const bea = await joinWithLink(server, 'bea@example.com', { invite: code })
   await confirmOnPage(server, bea.token)

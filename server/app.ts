@@ -22,6 +22,8 @@ import { adminRoutes } from './operators/admin-routes.js'
 import type { AdminApiRoute } from './team/auth.js'
 import { clientDir, landingWordsPath, visitorDir } from './paths.js'
 import { createLaunchMeters, type LaunchMeters, launchRoutes } from './growth/launch.js'
+import { readBreedName } from './breeds/catalogue.js'
+import { type BreedMeters, createBreedMeters } from './breeds/meters.js'
 import { createViewCounter, type ViewCounter } from './growth/views.js'
 import { createWaitingTotal, type WaitingTotal } from './growth/waiting.js'
 import { loadVisitorPages } from './visitor/pages.js'
@@ -62,6 +64,8 @@ declare module 'fastify' {
     waiting: WaitingTotal
     /** Each country's launch meter. */
     launch: LaunchMeters
+    /** Each breed's meter per country. */
+    breedMeters: BreedMeters
   }
 }
 
@@ -120,6 +124,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // Services. Whoever opens a resource closes it: the worker stops before the store closes.
   const store = await createStore(config, app.log)
+  // Breed names copied by a migration are read by the catalogue once (docs/breeds.md).
+  const copiedBreeds = await store.breeds.readCopied(readBreedName)
+  if (copiedBreeds > 0) app.log.info({ names: copiedBreeds }, 'breeds: names copied from earlier profiles read by the catalogue')
   const transport = createTransport(config.SMTP_URL, config.MAIL_DIR)
   const visitorPages = await loadVisitorPages(visitorDir)
   const productName = visitorPages?.site.productName ?? 'Kennect'
@@ -195,7 +202,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('productName', productName)
   app.decorate('views', views)
   app.decorate('waiting', createWaitingTotal(store.growth, app.log))
-  app.decorate('launch', createLaunchMeters(store.growth))
+  const breedMeters = createBreedMeters(store.breeds)
+  app.decorate('breedMeters', breedMeters)
+  app.decorate('launch', createLaunchMeters(store.growth, breedMeters))
   app.decorate('insertLimiter', createInsertLimiter(config, store.counters))
   app.decorate('formTokens', formTokens(config.FORM_SECRET, config.FORM_MIN_SECONDS * 1000))
   app.decorate('rowRules', { blockedDomain: config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined })

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { type CountryMeter, LAUNCH_CACHE_SECONDS, LAUNCH_COUNTRY_MIN, type LaunchAnswer } from '../../contract/growth.js'
 import { LAUNCH_PATH } from '../../contract/paths.js'
 import { metersOf } from '../store/launch.js'
+import { type BreedMeters, publicBreeds } from '../breeds/meters.js'
 import type { GrowthStore } from '../store/types.js'
 
 const MAX_AGE_MS = LAUNCH_CACHE_SECONDS * 1000
@@ -17,14 +18,14 @@ export interface LaunchMeters {
   changed(): void
 }
 
-export function createLaunchMeters(growth: GrowthStore, now: () => number = Date.now): LaunchMeters {
+export function createLaunchMeters(growth: GrowthStore, breeds: BreedMeters, now: () => number = Date.now): LaunchMeters {
   let cached: { answer: LaunchAnswer; at: number } | undefined
   let counting: Promise<{ answer: LaunchAnswer; at: number }> | undefined
   async function count() {
-    const [counts, targets] = await Promise.all([growth.countryCounts(), growth.launchTargets()])
+    const [counts, targets, counted] = await Promise.all([growth.countryCounts(), growth.launchTargets(), breeds.counted()])
     // Fewer confirmed sign-ups than this would point at people: those countries are left out.
     const shown = counts.filter((c) => c.confirmed >= LAUNCH_COUNTRY_MIN)
-    return { answer: { countries: metersOf(shown, targets) }, at: now() }
+    return { answer: { countries: metersOf(shown, targets), breeds: publicBreeds(counted.counts) }, at: now() }
   }
   return {
     answer: async () => {

@@ -9,12 +9,16 @@ import { type SegmentFilter, segmentFilter } from './segment.js'
 import { writeAudit } from './team-postgres.js'
 import type { Campaign, CampaignStore, DraftChange } from './types.js'
 
-/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $10 (segmentParams). */
+/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $13 (segmentParams). */
 const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND ($1::boolean OR waitlist.confirmed_at IS NOT NULL)
   AND ($2::text[] IS NULL OR waitlist.role = ANY($2))
   AND ($3::text[] IS NULL OR waitlist.country = ANY($3))
-  AND ($4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest(waitlist.breeds) AS named WHERE lower(named) = ANY($4)))
+  AND (($4::text[] IS NULL AND $12::text[] IS NULL AND $13::text[] IS NULL) OR EXISTS (SELECT 1 FROM signup_breeds AS named
+    WHERE named.signup_id = waitlist.id
+      AND ($4::text[] IS NULL OR named.breed = ANY($4) OR (named.breed IS NULL AND named.name_key = ANY($11::text[])))
+      AND ($12::text[] IS NULL OR named.side = ANY($12))
+      AND ($13::text[] IS NULL OR named.breed || '|' || waitlist.country = ANY($13))))
   AND ($5::timestamptz IS NULL OR waitlist.created_at >= $5)
   AND ($6::timestamptz IS NULL OR waitlist.created_at < $6)
   AND ($7::text[] IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) = ANY($7))
@@ -27,23 +31,29 @@ const segmentParams = (f: SegmentFilter) => [
   f.includeUnconfirmed,
   f.roles,
   f.countries,
-  f.breeds,
+  f.breedIds,
   f.since,
   f.until,
   f.sources,
   f.invitedAtLeast,
   f.readyCountries,
   f.locales,
+  f.breedKeys,
+  f.sides,
+  f.readyPairs,
 ]
 
 export function createPostgresCampaigns(
   pool: pg.Pool,
   run: Run,
   growth: { readyOn(db: pg.Pool | pg.PoolClient): Promise<string[]> },
+  breeds: { readyOn(db: pg.Pool | pg.PoolClient): Promise<string[]> },
 ): CampaignStore {
   /** The segment as parameters, its ready countries worked out now (on the caller's connection, inside its transaction). */
   const paramsOf = async (segment: Segment, db: pg.Pool | pg.PoolClient = pool) =>
-    segmentParams(segmentFilter(segment, segment.readyCountries ? await growth.readyOn(db) : []))
+    segmentParams(
+      segmentFilter(segment, segment.readyCountries ? await growth.readyOn(db) : [], segment.readyBreeds ? await breeds.readyOn(db) : []),
+    )
   type Row = {
     id: string
     subject: string
@@ -139,7 +149,7 @@ export function createPostgresCampaigns(
           }
           const queued = await client.query(
             `INSERT INTO outbox (signup_id, kind, campaign_id)
-             SELECT waitlist.id, 'campaign', $11 FROM waitlist WHERE ${SEGMENT_WHERE}
+             SELECT waitlist.id, 'campaign', $14 FROM waitlist WHERE ${SEGMENT_WHERE}
              ON CONFLICT DO NOTHING`,
             [...(await paramsOf(segment, client)), id],
           )

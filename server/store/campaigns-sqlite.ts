@@ -16,7 +16,12 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND (@includeUnconfirmed = 1 OR waitlist.confirmed_at IS NOT NULL)
   AND (@roles IS NULL OR waitlist.role IN (SELECT value FROM json_each(@roles)))
   AND (@countries IS NULL OR waitlist.country IN (SELECT value FROM json_each(@countries)))
-  AND (@breeds IS NULL OR EXISTS (SELECT 1 FROM json_each(waitlist.breeds) AS named WHERE lower(named.value) IN (SELECT value FROM json_each(@breeds))))
+  AND ((@breedIds IS NULL AND @sides IS NULL AND @readyPairs IS NULL) OR EXISTS (SELECT 1 FROM signup_breeds AS named
+    WHERE named.signup_id = waitlist.id
+      AND (@breedIds IS NULL OR named.breed IN (SELECT value FROM json_each(@breedIds))
+        OR (named.breed IS NULL AND named.name_key IN (SELECT value FROM json_each(@breedKeys))))
+      AND (@sides IS NULL OR named.side IN (SELECT value FROM json_each(@sides)))
+      AND (@readyPairs IS NULL OR named.breed || '|' || waitlist.country IN (SELECT value FROM json_each(@readyPairs)))))
   AND (@since IS NULL OR waitlist.created_at >= @since)
   AND (@until IS NULL OR waitlist.created_at < @until)
   AND (@sources IS NULL OR coalesce(waitlist.utm_source, waitlist.referrer) IN (SELECT value FROM json_each(@sources)))
@@ -30,7 +35,10 @@ const segmentParams = (filter: SegmentFilter) => ({
   includeUnconfirmed: filter.includeUnconfirmed ? 1 : 0,
   roles: json(filter.roles),
   countries: json(filter.countries),
-  breeds: json(filter.breeds),
+  breedIds: json(filter.breedIds),
+  breedKeys: json(filter.breedKeys),
+  sides: json(filter.sides),
+  readyPairs: json(filter.readyPairs),
   since: filter.since,
   until: filter.until,
   sources: json(filter.sources),
@@ -39,10 +47,16 @@ const segmentParams = (filter: SegmentFilter) => ({
   locales: json(filter.locales),
 })
 
-export function createSqliteCampaigns(db: Database.Database, run: Run, growth: { readyNow(): string[] }): CampaignStore {
+export function createSqliteCampaigns(
+  db: Database.Database,
+  run: Run,
+  growth: { readyNow(): string[] },
+  breeds: { readyNow(): string[] },
+): CampaignStore {
   const writeAudit = auditWriter(db)
   /** The segment as SQL parameters, its ready countries worked out now (inside the caller's transaction). */
-  const paramsOf = (segment: Segment) => segmentParams(segmentFilter(segment, segment.readyCountries ? growth.readyNow() : []))
+  const paramsOf = (segment: Segment) =>
+    segmentParams(segmentFilter(segment, segment.readyCountries ? growth.readyNow() : [], segment.readyBreeds ? breeds.readyNow() : []))
   const count = db.prepare(`SELECT count(*) FROM waitlist WHERE ${SEGMENT_WHERE}`).pluck()
   const create = db
     .prepare(

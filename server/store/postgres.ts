@@ -16,6 +16,7 @@ import { inTransaction, iso, type Run } from './pg-common.js'
 import { createPostgresTeam, writeAudit } from './team-postgres.js'
 import { createPostgresWebhooks } from './webhooks-postgres.js'
 import { createPostgresCampaigns } from './campaigns-postgres.js'
+import { createPostgresBreeds, readProfile, saveProfile } from './profile-postgres.js'
 import {
   type AddResult,
   type ClaimedMail,
@@ -223,6 +224,8 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     })
   })
 
+  const breeds = createPostgresBreeds(pool, run)
+
   return {
     add: (row) => (closed ? Promise.reject(new StoreUnavailableError('the PostgreSQL store is closed')) : adds.submit(row)),
     count: ({ since }: Pick<ListOptions, 'since'> = {}) =>
@@ -277,7 +280,8 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     ping: () => run(async () => void (await pool.query('SELECT 1'))),
     visitors: createVisitors(pool, run),
     outbox: createOutbox(pool, run),
-    campaigns: createPostgresCampaigns(pool, run, growth),
+    campaigns: createPostgresCampaigns(pool, run, growth, breeds),
+    breeds,
     growth,
     team: createPostgresTeam(pool, run),
     webhooks: createPostgresWebhooks(pool, run),
@@ -398,23 +402,15 @@ function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
   return {
     byToken: (tokenHash) =>
       run(async () => {
-        const result = await pool.query<
-          Omit<Visitor, 'profile' | 'id'> & {
-            id: string
-            role: Visitor['profile']['role']
-            breeds: string[]
-            country: Visitor['profile']['country']
-          }
-        >(
+        const result = await pool.query<Omit<Visitor, 'profile' | 'id'> & { id: string }>(
           `SELECT waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at, ${iso('confirmed_at')} AS confirmed_at,
-             ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country, invite_code, locale
+             ${iso('unsubscribed_at')} AS unsubscribed_at, invite_code, locale
            FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id WHERE token_hash = $1`,
           [tokenHash],
         )
         const row = result.rows[0]
-        if (!row) return undefined
-        const { role, breeds, country, id, ...rest } = row
-        return { ...rest, id: Number(id), profile: { role, breeds, country } }
+        const profile = row && (await readProfile(pool, Number(row.id)))
+        return row && profile ? { ...row, id: Number(row.id), profile } : undefined
       }),
     // One transaction: the confirmation, the code, and the inviter's credit decided together. The
     // inviter's row is locked while its credits are counted, so two invitees confirming at once
@@ -450,16 +446,7 @@ function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
       ),
     invites: (id) => run(() => inviteCounts(pool, id)),
     setLocale: (id, locale) => run(async () => void (await pool.query('UPDATE waitlist SET locale = $2 WHERE id = $1', [id, locale]))),
-    saveProfile: (id, profile) =>
-      run(
-        async () =>
-          void (await pool.query('UPDATE waitlist SET role = $2, breeds = $3, country = $4 WHERE id = $1', [
-            id,
-            profile.role,
-            profile.breeds,
-            profile.country,
-          ])),
-      ),
+    saveProfile: (id, profile) => run(() => saveProfile(pool, id, profile)),
     setSubscribed: (id, subscribed) =>
       run(() =>
         inTransaction(pool, async (client) => {
@@ -495,6 +482,7 @@ function createVisitors(pool: pg.Pool, run: Run): VisitorStore {
           mails: mails.rows,
           page_links: Number(links.rows[0]?.n ?? 0),
           invite: { code: code.rows[0]?.invite_code ?? null, ...(await inviteCounts(pool, id)) },
+          profile: (await readProfile(pool, id)) ?? { role: null, breeds: [], country: null, club: null, litters: null },
         }
       }),
   }

@@ -6,8 +6,6 @@ import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
 import type { Segments } from '../../contract/campaigns.js'
 import { DAILY_INVITE_CREDITS, DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../contract/growth.js'
 import type { Locale } from '../../contract/locales.js'
-import type { Role } from '../../contract/visitor.js'
-import type { CountryCode } from '../../contract/countries.js'
 import { mailboxKey } from '../growth/mailbox.js'
 import { hashToken, newInviteCode, newToken } from '../secrets.js'
 import { StartupError } from '../startup-error.js'
@@ -39,6 +37,7 @@ import { funnelOf } from './funnel.js'
 import { auditWriter, createSqliteTeam } from './team-sqlite.js'
 import { createSqliteWebhooks } from './webhooks-sqlite.js'
 import { createSqliteCampaigns } from './campaigns-sqlite.js'
+import { createSqliteBreeds, createSqliteProfiles } from './profile-sqlite.js'
 
 const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
     confirmed_at, unsubscribed_at, role, breeds, country, invited_by, locale,
@@ -241,6 +240,8 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     }
   }
 
+  const breeds = createSqliteBreeds(db, run)
+
   return {
     add: (row) => (closed ? Promise.reject(new StoreUnavailableError('the SQLite store is closed')) : adds.submit(row)),
     count: ({ since }: Pick<ListOptions, 'since'> = {}) => run(() => Number(countSince.get({ since: toSqliteTime(since) }))),
@@ -261,7 +262,8 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     counters: createMemoryCounters(),
     visitors: createVisitors(db, run),
     outbox: createOutbox(db, run),
-    campaigns: createSqliteCampaigns(db, run, growth),
+    campaigns: createSqliteCampaigns(db, run, growth, breeds),
+    breeds,
     growth,
     team: createSqliteTeam(db, run),
     webhooks: createSqliteWebhooks(db, run),
@@ -300,7 +302,7 @@ function utcDay(at: string): { start: string; end: string } {
 
 function createVisitors(db: Database.Database, run: Run): VisitorStore {
   const byToken = db.prepare(
-    `SELECT waitlist.id, email, waitlist.created_at, confirmed_at, unsubscribed_at, role, breeds, country, invite_code, locale
+    `SELECT waitlist.id, email, waitlist.created_at, confirmed_at, unsubscribed_at, invite_code, locale
      FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id WHERE token_hash = ?`,
   )
   const before = db.prepare('SELECT confirmed_at, invited_by FROM waitlist WHERE id = ?')
@@ -325,7 +327,7 @@ function createVisitors(db: Database.Database, run: Run): VisitorStore {
   })
   const inviteCounts = db.prepare('SELECT count(*) AS joined, count(invite_credited_at) AS confirmed FROM waitlist WHERE invited_by = ?')
   const inviteCode = db.prepare('SELECT invite_code FROM waitlist WHERE id = ?').pluck()
-  const saveProfile = db.prepare('UPDATE waitlist SET role = @role, breeds = @breeds, country = @country WHERE id = @id')
+  const profiles = createSqliteProfiles(db)
   const setLocale = db.prepare('UPDATE waitlist SET locale = @locale WHERE id = @id')
   const subscribe = db.prepare('UPDATE waitlist SET unsubscribed_at = NULL WHERE id = ?')
   const unsubscribe = db.prepare('UPDATE waitlist SET unsubscribed_at = coalesce(unsubscribed_at, @now) WHERE id = @id')
@@ -340,16 +342,13 @@ function createVisitors(db: Database.Database, run: Run): VisitorStore {
   return {
     byToken: (tokenHash) =>
       run(() => {
-        const row = byToken.get(tokenHash) as
-          (Omit<Visitor, 'profile'> & { role: Role | null; breeds: string; country: CountryCode | null }) | undefined
-        if (!row) return undefined
-        const { role, breeds, country, ...rest } = row
-        return { ...rest, profile: { role, breeds: JSON.parse(breeds) as string[], country } }
+        const row = byToken.get(tokenHash) as Omit<Visitor, 'profile'> | undefined
+        const profile = row && profiles.read(row.id)
+        return row && profile ? { ...row, profile } : undefined
       }),
     confirm: (id) => run(() => confirm.immediate(id)),
     invites: (id) => run(() => inviteCounts.get(id) as InviteCounts),
-    saveProfile: (id, profile) =>
-      run(() => void saveProfile.run({ id, role: profile.role, breeds: JSON.stringify(profile.breeds), country: profile.country })),
+    saveProfile: (id, profile) => run(() => profiles.save(id, profile)),
     setLocale: (id, locale) => run(() => void setLocale.run({ id, locale })),
     setSubscribed: (id, subscribed) =>
       run(() =>
@@ -371,6 +370,7 @@ function createVisitors(db: Database.Database, run: Run): VisitorStore {
           mails: mails.all(id) as VisitorData['mails'],
           page_links: Number(links.get(id)),
           invite: { code: (inviteCode.get(id) as string | null) ?? null, ...(inviteCounts.get(id) as InviteCounts) },
+          profile: profiles.read(id) ?? { role: null, breeds: [], country: null, club: null, litters: null },
         }
       }),
   }

@@ -4,7 +4,8 @@ import type { MailState, SignUp, Stats } from '../../contract/admin-api.js'
 import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
 import type { Funnel, LaunchTargets } from '../../contract/growth.js'
 import type { Locale } from '../../contract/locales.js'
-import type { Profile } from '../../contract/visitor.js'
+import type { BreedTargets } from '../../contract/breed-meters.js'
+import type { Profile, ProfileBreed } from '../../contract/visitor.js'
 import type { AuditAction, AuditItem, OperatorRole } from '../../contract/team.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
 import type { WindowCounters } from './counters.js'
@@ -37,6 +38,34 @@ export interface AddResult {
   mailQueued: boolean
 }
 
+/** A profile as the store saves it: each typed name with its key, and the catalogue's id if it knew the name. */
+export interface ProfileToSave extends Omit<Profile, 'breeds'> {
+  breeds: (ProfileBreed & { key: string })[]
+}
+
+/** Confirmed, subscribed profiles naming a known breed, per breed and country (null: not said). */
+export interface BreedCount {
+  breed: string
+  country: string | null
+  studs: number
+  dams: number
+  seekers: number
+  profiles: number
+}
+
+/** Breeds by the catalogue (docs/breeds.md): the meters' counts, their targets, and the names it missed. */
+export interface BreedStore {
+  counts(): Promise<BreedCount[]>
+  targets(): Promise<BreedTargets>
+  setTargets(targets: BreedTargets, audit?: AuditEntry): Promise<void>
+  /** Typed names no breed has, grouped by key (a name as most typed), the most typed first. */
+  unmatched(limit: number): Promise<{ name: string; count: number }[]>
+  /** Maps a key to a breed for every sign-up that typed it, and for later ones; answers how many breeds it changed. */
+  map(key: string, breed: string, audit?: AuditEntry): Promise<number>
+  /** Reads the names the migration copied (no key yet): answers how many it read. */
+  readCopied(read: (name: string) => { key: string; breed: string | null }): Promise<number>
+}
+
 /** A sign-up as its own page sees it. */
 export interface Visitor {
   id: number
@@ -66,6 +95,8 @@ export interface VisitorData {
   page_links: number
   /** The sign-up's invite code (null until confirmed) and what it has brought. */
   invite: { code: string | null } & InviteCounts
+  /** The profile in full: each breed with its id, side and health tests; the kennel club; the litters. */
+  profile: Profile
 }
 
 export interface VisitorStore {
@@ -78,7 +109,8 @@ export interface VisitorStore {
    */
   confirm(id: number): Promise<void>
   invites(id: number): Promise<InviteCounts>
-  saveProfile(id: number, profile: Profile): Promise<void>
+  /** The profile, its breeds replaced in one transaction (a name the catalogue missed gets an operator's mapping, if any). */
+  saveProfile(id: number, profile: ProfileToSave): Promise<void>
   /** The language the sign-up's page and mails speak from now on. */
   setLocale(id: number, locale: Locale): Promise<void>
   /** Stops (false) or restarts (true) e-mails to the address. */
@@ -226,6 +258,7 @@ export interface WaitlistStore {
   readonly growth: GrowthStore
   readonly team: TeamStore
   readonly webhooks: WebhookStore
+  readonly breeds: BreedStore
   /** The demand map: who waits where, for which breeds (unsubscribed addresses left out). */
   segments(): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */

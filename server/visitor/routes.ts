@@ -18,9 +18,10 @@ import { hashToken, TOKEN_PATTERN } from '../secrets.js'
 import type { Visitor } from '../store/types.js'
 import type { VisitorPages } from './pages.js'
 import { readProfile } from './profile.js'
+import { visitorBreedMeters } from '../breeds/meters.js'
 
 /** A form on the page is a few short fields; anything bigger is not ours. */
-const MAX_FORM_BYTES = 4096
+const MAX_FORM_BYTES = 16_384
 const DELETED_PATH = `${VISITOR_PATH}/deleted`
 
 type Params = { token: string }
@@ -60,9 +61,10 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
   ): Promise<VisitorView> => {
     const confirmed = visitor.confirmed_at !== null
     const code = confirmed ? visitor.invite_code : null
-    const [counts, meter] = await Promise.all([
+    const [counts, meter, breeds] = await Promise.all([
       code === null ? undefined : app.store.visitors.invites(visitor.id),
       visitor.profile.country === null ? null : app.launch.meter(visitor.profile.country),
+      visitor.profile.country === null || !visitor.profile.breeds.some((entry) => entry.breed) ? null : app.breedMeters.counted(),
     ])
     return {
       base: `${VISITOR_PATH}/${token}`,
@@ -77,6 +79,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
       invite:
         code === null || !counts ? null : { link: `${app.siteUrl()}${localePath(visitor.locale)}?${INVITE_PARAM}=${code}`, ...counts },
       meter,
+      breedMeters: breeds ? visitorBreedMeters(breeds, visitor.profile, visitor.locale) : [],
     }
   }
   const back = (reply: FastifyReply, token: string, notice: VisitorNotice) => reply.redirect(`${VISITOR_PATH}/${token}?done=${notice}`, 303)

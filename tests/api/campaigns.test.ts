@@ -3,12 +3,12 @@
 // and test, a send that nobody gets twice however often it is pressed, pause and resume.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { CampaignProgress, Segments } from '../../contract/campaigns'
-import type { Profile } from '../../contract/visitor'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { outboxSettled } from '../support/outbox'
 import { startSmtp, type TestSmtp } from '../support/smtp'
 import { STORES } from '../support/stores'
+import { profileOf, type TestProfile } from '../support/profile'
 
 const TOKEN = 'campaign-admin-token-0123456789'
 
@@ -16,7 +16,7 @@ interface Person {
   email: string
   confirmed?: boolean
   unsubscribed?: boolean
-  profile?: Profile
+  profile?: TestProfile
 }
 
 const PEOPLE: Person[] = [
@@ -49,7 +49,7 @@ describe.each(STORES)('campaigns on $kind', ({ kind, available }) => {
       const [listed] = await store.list({ limit: 1, search: person.email })
       const id = listed?.id ?? 0
       if (person.confirmed) await store.visitors.confirm(id)
-      if (person.profile) await store.visitors.saveProfile(id, person.profile)
+      if (person.profile) await store.visitors.saveProfile(id, profileOf(person.profile))
       if (person.unsubscribed) await store.visitors.setSubscribed(id, false)
     }
     await settled()

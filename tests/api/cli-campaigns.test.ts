@@ -8,16 +8,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Profile } from '../../contract/visitor'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { startSmtp, type TestSmtp } from '../support/smtp'
 import { STORES } from '../support/stores'
+import { profileOf, type TestProfile } from '../support/profile'
 
 const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
 const run = promisify(execFile)
 
-const PEOPLE: [string, Profile | null, boolean][] = [
+const PEOPLE: [string, TestProfile | null, boolean][] = [
   ['cli.breeder.gb@example.com', { role: 'breeder', breeds: ['Whippet'], country: 'GB' }, true],
   ['cli.owner.gb@example.com', { role: 'owner', breeds: ['whippet'], country: 'GB' }, true],
   ['cli.breeder.de@example.com', { role: 'breeder', breeds: [], country: 'DE' }, true],
@@ -40,7 +40,7 @@ describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }
     for (const [email, profile, confirmed] of PEOPLE) {
       await server.app.store.add(row(email))
       const [listed] = await server.app.store.list({ limit: 1, search: email })
-      if (profile) await server.app.store.visitors.saveProfile(listed?.id ?? 0, profile)
+      if (profile) await server.app.store.visitors.saveProfile(listed?.id ?? 0, profileOf(profile))
       if (confirmed) await server.app.store.visitors.confirm(listed?.id ?? 0)
     }
     await smtp.waitFor(PEOPLE.length)

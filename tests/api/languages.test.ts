@@ -130,11 +130,12 @@ describe('the pages in six languages', () => {
       joinedAt: '2026-11-24T10:00:00.000Z',
       confirmed: true,
       subscribed: true,
-      profile: { role: 'breeder', breeds: [], country: 'DE' },
+      profile: { role: 'breeder', breeds: [], country: 'DE', club: null, litters: null },
       notice: 'language',
       step: 'page',
       invite: { link: `${SITE}/?invite=abc`, joined: 2, confirmed: 1 },
       meter: { country: 'DE', breeders: 3, owners: 4, target: { breeders: 80, owners: 400 }, ready: false },
+      breedMeters: [],
     }
     const visitorHtml = decode(visitor.page(view).html)
     expectNoForeignSentence(locale, visitorHtml, "the visitor's page")

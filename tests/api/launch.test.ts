@@ -10,6 +10,7 @@ import { confirmOnPage, joinWithLink } from '../support/page-links'
 import { seedSignUps } from '../support/seed'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
+import { profileOf } from '../support/profile'
 
 const ADMIN_TOKEN = 'admin-token-for-the-launch-tests-0123'
 
@@ -33,7 +34,7 @@ describe.each(STORES)('launch meters on $kind', ({ kind, available }) => {
     const ids = new Map((await server.app.store.list({ limit: 1000, search: `${prefix}-` })).map((r) => [r.email, r.id]))
     for (const [i, email] of [...seeded.confirmed, ...seeded.unconfirmed].entries()) {
       const role = i < breeders ? 'breeder' : i < breeders + owners ? 'owner' : 'breeder'
-      await server.app.store.visitors.saveProfile(ids.get(email) ?? 0, { role, breeds: [], country: country as 'DE' })
+      await server.app.store.visitors.saveProfile(ids.get(email) ?? 0, profileOf({ role, breeds: [], country: country as 'DE' }))
     }
     return seeded
   }
@@ -104,7 +105,7 @@ describe.each(STORES)('launch meters on $kind', ({ kind, available }) => {
       const { token, id } = await joinWithLink(server, 'visitor@example.com')
       const page = async () => (await fetch(`${server.url}/me/${token}`)).text()
       expect(await page()).toContain(visitorContent.launch.askCountry)
-      await server.app.store.visitors.saveProfile(id, { role: 'owner', breeds: [], country: 'DE' })
+      await server.app.store.visitors.saveProfile(id, profileOf({ role: 'owner', breeds: [], country: 'DE' }))
       const meter = (breeders: number, owners: number) =>
         visitorContent.launch.meter('Germany', { country: 'DE', breeders, owners, target: { breeders: 80, owners: 400 }, ready: false })
       expect(meter(31, 122)).toBe('Germany: 31 of 80 breeders, 122 of 400 owners')

@@ -6,6 +6,7 @@ import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'
 import { row } from '../support/rows'
 import type { Locale } from '../../contract/locales'
+import { profileOf } from '../support/profile'
 
 const quiet = { warn: () => undefined }
 
@@ -227,26 +228,61 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
       email: 'visitor@example.com',
       confirmed_at: null,
       unsubscribed_at: null,
-      profile: { role: null, breeds: [], country: null },
+      profile: { role: null, breeds: [], country: null, club: null, litters: null },
     })
     const id = visitor?.id ?? 0
     await store.visitors.confirm(id)
-    await store.visitors.saveProfile(id, { role: 'club', breeds: ['Beagle', 'Basset Hound'], country: 'FR' })
+    await store.visitors.saveProfile(
+      id,
+      profileOf({
+        role: 'club',
+        breeds: [{ name: 'Beagle', side: 'dam', tests: ['hips', 'eyes'], otherTests: 'MLS' }, 'Basset Hound', 'Our own cross'],
+        country: 'FR',
+        club: 'SCC',
+        litters: 2,
+      }),
+    )
     await store.visitors.setSubscribed(id, false)
     const after = await store.visitors.byToken(hash)
     expect(after?.confirmed_at).toMatch(/^\d{4}-\d\d-\d\dT/)
     expect(after?.unsubscribed_at).toMatch(/^\d{4}-/)
-    expect(after?.profile).toEqual({ role: 'club', breeds: ['Beagle', 'Basset Hound'], country: 'FR' })
+    // Each name kept as typed beside the catalogue's id (none for a name it does not know).
+    const profile = {
+      role: 'club',
+      breeds: [
+        { name: 'Beagle', breed: 'beagle', side: 'dam', tests: ['hips', 'eyes'], otherTests: 'MLS' },
+        { name: 'Basset Hound', breed: 'basset-hound', side: null, tests: [], otherTests: null },
+        { name: 'Our own cross', breed: null, side: null, tests: [], otherTests: null },
+      ],
+      country: 'FR',
+      club: 'SCC',
+      litters: 2,
+    }
+    expect(after?.profile).toEqual(profile)
     await store.visitors.setSubscribed(id, true)
     expect((await store.visitors.byToken(hash))?.unsubscribed_at).toBeNull()
     const data = await store.visitors.data(id)
-    expect(data.signup).toMatchObject({ email: 'visitor@example.com', role: 'club', breeds: ['Beagle', 'Basset Hound'], country: 'FR' })
+    expect(data.signup).toMatchObject({
+      email: 'visitor@example.com',
+      role: 'club',
+      breeds: ['Beagle', 'Basset Hound', 'Our own cross'],
+      country: 'FR',
+    })
+    expect(data.profile).toEqual(profile)
     expect(data.mails).toMatchObject([{ kind: 'confirm', state: 'sending', attempts: 1 }])
     expect(data.page_links).toBe(1)
     const [listed] = await store.list({ limit: 1 })
-    expect(listed).toMatchObject({ role: 'club', breeds: ['Beagle', 'Basset Hound'], country: 'FR', mail_state: 'sending' })
+    expect(listed).toMatchObject({
+      role: 'club',
+      breeds: ['Beagle', 'Basset Hound', 'Our own cross'],
+      country: 'FR',
+      mail_state: 'sending',
+    })
+    expect(await store.breeds.unmatched(10)).toEqual([{ name: 'Our own cross', count: 1 }])
     await store.visitors.remove(id)
     expect(await store.visitors.byToken(hash)).toBeUndefined()
+    // The breeds went with it: no name it typed is left.
+    expect(await store.breeds.unmatched(10)).toEqual([])
     expect(await store.count()).toBe(0)
     expect(await store.outbox.counts()).toEqual({ queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 })
   })

@@ -10,6 +10,7 @@ import { confirmOnPage, joinWithLink } from '../support/page-links'
 import { createTestSchema, postgresAvailable, type TestDatabase } from '../support/postgres'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
+import { profileOf } from '../support/profile'
 
 const ADMIN_TOKEN = 'admin-token-for-the-view-tests-012345'
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
@@ -128,7 +129,7 @@ describe.each(STORES)('counting the landing page on $kind', ({ kind, available }
     const ben = await joinWithLink(server, 'ben@example.com', { referrer: 'www.breedclub.example' })
     await joinWithLink(server, 'cy@example.com')
     await confirmOnPage(server, ada.token)
-    await server.app.store.visitors.saveProfile(ben.id, { role: 'owner', breeds: [], country: null })
+    await server.app.store.visitors.saveProfile(ben.id, profileOf({ role: 'owner', breeds: [], country: null }))
     const code = (await server.app.store.visitors.data(ada.id)).invite.code
     const friend = await joinWithLink(server, 'friend@example.com', { invite: code, utm_source: 'club' })
     await confirmOnPage(server, friend.token)

@@ -89,7 +89,9 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
       ).toBe(200)
       const ada = await joinWithLink(server, 'ada@example.com', { utm_source: 'dogshow' })
       await confirmOnPage(server, ada.token)
-      expect((await form(server, `/me/${ada.token}/profile`, 'role=breeder&breed=Whippet&country=IE')).status).toBe(303)
+      expect((await form(server, `/me/${ada.token}/profile`, 'role=breeder&breed-1=Whippet&side-1=stud&country=IE')).status).toBe(303)
+      // Only the side changes: still a profile update, carrying the new side.
+      expect((await form(server, `/me/${ada.token}/profile`, 'role=breeder&breed-1=Whippet&side-1=both&country=IE')).status).toBe(303)
       const code = (await server.app.store.visitors.data(ada.id)).invite.code
       const bea = await joinWithLink(server, 'bea@example.com', { invite: code })
       await confirmOnPage(server, bea.token)
@@ -117,15 +119,32 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
         role: null,
         country: null,
         breeds: [],
+        sides: [],
         locale: 'en',
         source: 'dogshow',
       })
-      expect(receiver.received.find((r) => r.type === 'signup.profile_updated')?.data).toMatchObject({
-        id: ada.id,
-        role: 'breeder',
-        country: 'IE',
-        breeds: ['Whippet'],
-      })
+      // The breed's id and side, never the address (this endpoint did not ask for it).
+      const updates = receiver.received.filter((r) => r.type === 'signup.profile_updated').map((r) => r.data)
+      expect(updates).toEqual([
+        {
+          id: ada.id,
+          role: 'breeder',
+          country: 'IE',
+          breeds: ['Whippet'],
+          sides: [{ breed: 'whippet', side: 'stud' }],
+          locale: 'en',
+          source: 'dogshow',
+        },
+        {
+          id: ada.id,
+          role: 'breeder',
+          country: 'IE',
+          breeds: ['Whippet'],
+          sides: [{ breed: 'whippet', side: 'both' }],
+          locale: 'en',
+          source: 'dogshow',
+        },
+      ])
       expect(receiver.received.find((r) => r.type === 'invite.confirmed')?.data).toMatchObject({ id: bea.id, inviter: ada.id })
       expect(receiver.received.find((r) => r.type === 'country.ready')?.data).toMatchObject({ country: 'IE', breeders: 1 })
       expect(receiver.received.find((r) => r.type === 'campaign.finished')?.data).toMatchObject({ recipients: 2 })

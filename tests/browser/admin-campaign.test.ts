@@ -6,20 +6,20 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locale } from '../../contract/locales'
-import type { Profile } from '../../contract/visitor'
 import { adminContent } from '../../web/admin/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { clickAndConfirm } from '../support/page'
 import { row } from '../support/rows'
 import { ownerIn } from '../support/team'
+import { profileOf, type TestProfile } from '../support/profile'
 
 const copy = adminContent.campaigns
 const SUBJECT = 'Kennect is ready for breeders in Britain'
 const GERMAN_SUBJECT = 'Kennect ist bereit für Züchter in Großbritannien'
 const GERMAN_MESSAGE = 'Kennect ist für Sie bereit.\n\n[Zur App]({{app_store_url}})\n\nIhre Seite: {{my_page_url}}\n'
 
-const PEOPLE: [string, Profile, Locale][] = [
+const PEOPLE: [string, TestProfile, Locale][] = [
   ['b1.gb@example.com', { role: 'breeder', breeds: ['Whippet'], country: 'GB' }, 'en'],
   ['b2.gb@example.com', { role: 'breeder', breeds: ['Whippet', 'Beagle'], country: 'GB' }, 'de'],
   ['b3.gb@example.com', { role: 'breeder', breeds: [], country: 'GB' }, 'pl'],
@@ -35,7 +35,7 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
       await store.add(row(email, { locale }))
       const [listed] = await store.list({ limit: 1, search: email })
       await store.visitors.confirm(listed?.id ?? 0)
-      await store.visitors.saveProfile(listed?.id ?? 0, profile)
+      await store.visitors.saveProfile(listed?.id ?? 0, profileOf(profile))
     }
   })
 

@@ -8,6 +8,7 @@ import { chromiumAvailable } from '../support/chromium'
 import { row } from '../support/rows'
 import { watchConsole } from '../support/page'
 import { ownerIn } from '../support/team'
+import { profileOf } from '../support/profile'
 
 describe.skipIf(!chromiumAvailable)('admin page', () => {
   const suite = useServerAndBrowser()
@@ -103,11 +104,10 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
   it('fits a 390 px phone on every view, and keeps an address on one line in the audit log', async () => {
     const LONG = 'grace.brewster.murray.hopper@kennect.example'
     const { store } = suite.server.app
-    await store.visitors.saveProfile((await store.list({ limit: 1, search: 'ada@example.com' }))[0]?.id ?? 0, {
-      role: 'enthusiast',
-      breeds: [],
-      country: 'GB',
-    })
+    await store.visitors.saveProfile(
+      (await store.list({ limit: 1, search: 'ada@example.com' }))[0]?.id ?? 0,
+      profileOf({ role: 'enthusiast', breeds: [], country: 'GB' }),
+    )
     const context = await suite.browser.newContext({ viewport: { width: 390, height: 844 } })
     await ownerIn(context, suite.server, LONG)
     const page = await context.newPage()

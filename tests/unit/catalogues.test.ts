@@ -72,6 +72,15 @@ describe('the catalogues', () => {
       // The messages made on demand: each asked for once, as the pages and the server ask for them.
       visitor.joined('a@b.co', 'today')
       visitor.profile.breedLabel(1)
+      visitor.profile.sideLabel(1)
+      visitor.profile.testsLabel(1)
+      visitor.profile.otherTestsLabel(1)
+      const breed = { breed: 'pug', name: 'Pug', target: { studs: 20, dams: 20 }, ready: true }
+      visitor.launch.breedMeter({ ...breed, studs: 12, dams: null })
+      visitor.launch.breedMeter({ ...breed, studs: null, dams: 12 })
+      visitor.launch.breedHeading('DE')
+      visitor.launch.breedTarget(breed.target)
+      visitor.launch.breedReady('Pug')
       visitor.invite.counts(0, 0)
       visitor.invite.counts(2, 1)
       visitor.launch.meter('DE', { country: 'DE', breeders: 1, owners: 1, target: { breeders: 2, owners: 2 }, ready: false })

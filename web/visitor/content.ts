@@ -2,7 +2,17 @@
 // catalogue (locales/). The page is layout only. Used by the server's render module, never in a browser.
 import type { CountryMeter } from '../../contract/growth'
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
-import type { Role, VisitorGone, VisitorNotice } from '../../contract/visitor'
+import { type BreedTarget, PUBLIC_BREED_MIN } from '../../contract/breed-meters'
+import {
+  HEALTH_TESTS,
+  type HealthTest,
+  type Role,
+  SIDES,
+  type Side,
+  type VisitorBreedMeter,
+  type VisitorGone,
+  type VisitorNotice,
+} from '../../contract/visitor'
 import { translator } from '../../locales/index'
 import { site } from '../site'
 
@@ -38,6 +48,25 @@ export function visitorContent(locale: Locale) {
       owners: t('visitor.launch.owners'),
       ready: t('visitor.launch.ready'),
       askCountry: t('visitor.launch.askCountry'),
+      breedHeading: (country: string) => t('visitor.launch.breedHeading', { country }),
+      /** A breed's meter where the public may see it: a count under the threshold is "fewer than 10". */
+      breedMeter: (m: VisitorBreedMeter) =>
+        t('visitor.launch.breedMeter', {
+          breed: m.name,
+          studs:
+            m.studs === null
+              ? t('visitor.launch.breedStudsFew', { min: PUBLIC_BREED_MIN })
+              : t('visitor.launch.breedStuds', { count: m.studs, have: number.format(m.studs) }),
+          dams:
+            m.dams === null
+              ? t('visitor.launch.breedDamsFew', { min: PUBLIC_BREED_MIN })
+              : t('visitor.launch.breedDams', { count: m.dams, have: number.format(m.dams) }),
+        }),
+      breedTarget: (target: BreedTarget) =>
+        t('visitor.launch.breedTarget', { studs: number.format(target.studs), dams: number.format(target.dams) }),
+      studs: t('visitor.launch.studs'),
+      dams: t('visitor.launch.dams'),
+      breedReady: (breed: string) => t('visitor.launch.breedReady', { breed }),
       chooseCountry: t('visitor.launch.chooseCountry'),
     },
     invite: {
@@ -66,6 +95,26 @@ export function visitorContent(locale: Locale) {
       breeds: t('visitor.profile.breeds'),
       breedsHint: t('visitor.profile.breedsHint'),
       breedLabel: (n: number) => t('visitor.profile.breedLabel', { n }),
+      side: t('visitor.profile.side'),
+      sideLabel: (n: number) => t('visitor.profile.sideLabel', { n }),
+      sides: Object.fromEntries(SIDES.map((side) => [side, t(`visitor.profile.sides.${side}`)])) as Record<Side, string>,
+      noSide: t('visitor.profile.noSide'),
+      tests: t('visitor.profile.tests'),
+      testsLabel: (n: number) => t('visitor.profile.testsLabel', { n }),
+      testNames: Object.fromEntries(HEALTH_TESTS.map((test) => [test, t(`visitor.profile.testNames.${test}`)])) as Record<
+        HealthTest,
+        string
+      >,
+      otherTests: t('visitor.profile.otherTests'),
+      otherTestsLabel: (n: number) => t('visitor.profile.otherTestsLabel', { n }),
+      club: t('visitor.profile.club'),
+      noClub: t('visitor.profile.noClub'),
+      otherClub: t('visitor.profile.otherClub'),
+      litters: t('visitor.profile.litters'),
+      littersNone: t('visitor.profile.littersNone'),
+      littersMore: t('visitor.profile.littersMore'),
+      noLitters: t('visitor.profile.noLitters'),
+      littersNote: t('visitor.profile.littersNote'),
       country: t('visitor.profile.country'),
       noCountry: t('visitor.profile.noCountry'),
       save: t('visitor.profile.save'),

@@ -7,7 +7,22 @@ import type { ReactNode } from 'react'
 import type { CountryCode } from '../../contract/countries'
 import type { CountryMeter } from '../../contract/growth'
 import type { Locale } from '../../contract/locales'
-import { MAX_BREED_LENGTH, MAX_BREEDS, ROLES, type VisitorGone, type VisitorView } from '../../contract/visitor'
+import {
+  COUNTRY_CLUB,
+  healthTestsFor,
+  KENNEL_CLUBS,
+  type KennelClub,
+  LITTER_CHOICES,
+  MAX_BREED_LENGTH,
+  MAX_BREEDS,
+  MAX_OTHER_TESTS_LENGTH,
+  type ProfileBreed,
+  ROLES,
+  SIDES,
+  type VisitorBreedMeter,
+  type VisitorGone,
+  type VisitorView,
+} from '../../contract/visitor'
 import { Button, buttonVariants } from '../components/ui/button'
 import { Input } from '../components/ui/input'
 import { cn } from '../lib/cn'
@@ -56,6 +71,95 @@ function Card({ id, heading, children }: { id: string; heading: string; children
 
 const text = 'mt-2 text-stone-700 dark:text-stone-300'
 const label = 'block font-medium text-stone-900 dark:text-stone-50'
+const selectClass =
+  'mt-2 h-12 w-full rounded-xl border border-stone-300 bg-white px-3 text-base text-stone-900 focus-visible:border-brand-600 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none dark:border-stone-600 dark:bg-stone-950 dark:text-stone-50'
+const choiceClass =
+  'flex items-center gap-3 rounded-xl border border-stone-300 px-4 py-3 text-stone-900 has-checked:border-brand-700 has-checked:bg-brand-50 dark:border-stone-600 dark:text-stone-50 dark:has-checked:border-brand-400 dark:has-checked:bg-brand-950'
+
+/** The clubs offered, the visitor's country's own first. */
+function clubsFor(country: CountryCode | null): KennelClub[] {
+  const own = country ? COUNTRY_CLUB[country] : undefined
+  return own ? [own, ...KENNEL_CLUBS.filter((club) => club !== own)] : [...KENNEL_CLUBS]
+}
+
+/** A club by its initials and its country's name in the page's language ("VDH · Deutschland"). */
+function clubName(club: KennelClub, choices: Choices): string {
+  const country = (Object.entries(COUNTRY_CLUB) as [CountryCode, KennelClub][]).find(([, own]) => own === club)?.[0]
+  const name = country ? choices.countries.find((c) => c.code === country)?.name : undefined
+  return name ? `${club} · ${name}` : club
+}
+
+/** One breed: its name, what the visitor brings of it, and (folded) the health tests done. */
+function BreedRow({ n, breed, content }: { n: number; breed: ProfileBreed | null; content: VisitorContent }) {
+  const copy = content.profile
+  const done = breed?.tests ?? []
+  const offered = [...new Set([...healthTestsFor(breed?.breed ?? null), ...done])]
+  return (
+    <li className="grid gap-3 rounded-xl border border-stone-200 p-3 sm:grid-cols-2 dark:border-stone-700">
+      <div>
+        <label htmlFor={`breed-${n}`} className="sr-only">
+          {copy.breedLabel(n)}
+        </label>
+        <Input
+          id={`breed-${n}`}
+          name={`breed-${n}`}
+          list="breed-names"
+          defaultValue={breed?.name ?? ''}
+          maxLength={MAX_BREED_LENGTH}
+          autoComplete="off"
+          aria-describedby="breeds-hint"
+          placeholder={copy.breedLabel(n)}
+        />
+      </div>
+      <div>
+        <label htmlFor={`side-${n}`} className="sr-only">
+          {copy.sideLabel(n)}
+        </label>
+        <select id={`side-${n}`} name={`side-${n}`} defaultValue={breed?.side ?? ''} className={cn(selectClass, 'mt-0')}>
+          <option value="">
+            {copy.side}: {copy.noSide}
+          </option>
+          {SIDES.map((side) => (
+            <option key={side} value={side}>
+              {copy.sides[side]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <details className="sm:col-span-2" open={done.length > 0 || Boolean(breed?.otherTests)}>
+        <summary className="cursor-pointer text-sm font-medium text-stone-800 dark:text-stone-200">{copy.tests}</summary>
+        <fieldset className="mt-2">
+          <legend className="sr-only">{copy.testsLabel(n)}</legend>
+          <div className="flex flex-wrap gap-x-4 gap-y-2">
+            {offered.map((test) => (
+              <label key={test} className="flex items-center gap-2 text-sm text-stone-800 dark:text-stone-200">
+                <input
+                  type="checkbox"
+                  name={`tests-${n}`}
+                  value={test}
+                  defaultChecked={done.includes(test)}
+                  className="size-4 accent-brand-700"
+                />
+                {copy.testNames[test]}
+              </label>
+            ))}
+          </div>
+          <label htmlFor={`other-tests-${n}`} className="mt-3 block text-sm text-stone-800 dark:text-stone-200">
+            {copy.otherTests}
+          </label>
+          <Input
+            id={`other-tests-${n}`}
+            name={`other-tests-${n}`}
+            defaultValue={breed?.otherTests ?? ''}
+            maxLength={MAX_OTHER_TESTS_LENGTH}
+            aria-label={copy.otherTestsLabel(n)}
+            className="mt-1"
+          />
+        </fieldset>
+      </details>
+    </li>
+  )
+}
 
 export function VisitorPage({
   view,
@@ -75,7 +179,7 @@ export function VisitorPage({
     new Date(view.joinedAt),
   )
   const { profile } = view
-  const breeds = Array.from({ length: MAX_BREEDS }, (_, i) => profile.breeds[i] ?? '')
+  const breeds = Array.from({ length: MAX_BREEDS }, (_, i) => profile.breeds[i] ?? null)
   return (
     <Frame brand={brand}>
       <h1 className="text-3xl font-extrabold tracking-tight text-stone-900 dark:text-stone-50">{content.heading}</h1>
@@ -117,10 +221,7 @@ export function VisitorPage({
             <legend className={label}>{content.profile.role}</legend>
             <div className="mt-2 grid gap-2 sm:grid-cols-2">
               {[...ROLES, '' as const].map((role) => (
-                <label
-                  key={role || 'none'}
-                  className="flex items-center gap-3 rounded-xl border border-stone-300 px-4 py-3 text-stone-900 has-checked:border-brand-700 has-checked:bg-brand-50 dark:border-stone-600 dark:text-stone-50 dark:has-checked:border-brand-400 dark:has-checked:bg-brand-950"
-                >
+                <label key={role || 'none'} className={choiceClass}>
                   <input
                     type="radio"
                     name="role"
@@ -138,25 +239,11 @@ export function VisitorPage({
             <p id="breeds-hint" className="mt-1 text-sm text-stone-600 dark:text-stone-400">
               {content.profile.breedsHint}
             </p>
-            <div className="mt-2 grid gap-2 sm:grid-cols-2">
+            <ol className="mt-3 grid gap-3">
               {breeds.map((breed, i) => (
-                <div key={i}>
-                  <label htmlFor={`breed-${i + 1}`} className="sr-only">
-                    {content.profile.breedLabel(i + 1)}
-                  </label>
-                  <Input
-                    id={`breed-${i + 1}`}
-                    name="breed"
-                    list="breed-names"
-                    defaultValue={breed}
-                    maxLength={MAX_BREED_LENGTH}
-                    autoComplete="off"
-                    aria-describedby="breeds-hint"
-                    placeholder={content.profile.breedLabel(i + 1)}
-                  />
-                </div>
+                <BreedRow key={i} n={i + 1} breed={breed} content={content} />
               ))}
-            </div>
+            </ol>
             <datalist id="breed-names">
               {choices.breeds.map((name) => (
                 <option key={name} value={name} />
@@ -167,12 +254,7 @@ export function VisitorPage({
             <label htmlFor="country" className={label}>
               {content.profile.country}
             </label>
-            <select
-              id="country"
-              name="country"
-              defaultValue={profile.country ?? ''}
-              className="mt-2 h-12 w-full rounded-xl border border-stone-300 bg-white px-3 text-base text-stone-900 focus-visible:border-brand-600 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none"
-            >
+            <select id="country" name="country" defaultValue={profile.country ?? ''} className={selectClass}>
               <option value="">{content.profile.noCountry}</option>
               {choices.countries.map(({ code, name }) => (
                 <option key={code} value={code}>
@@ -181,6 +263,46 @@ export function VisitorPage({
               ))}
             </select>
           </div>
+          <div>
+            <label htmlFor="club" className={label}>
+              {content.profile.club}
+            </label>
+            <select id="club" name="club" defaultValue={profile.club ?? ''} className={selectClass}>
+              <option value="">{content.profile.noClub}</option>
+              {clubsFor(profile.country).map((club) => (
+                <option key={club} value={club}>
+                  {club === 'other' ? content.profile.otherClub : clubName(club, choices)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <fieldset>
+            <legend className={label}>{content.profile.litters}</legend>
+            <p id="litters-note" className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+              {content.profile.littersNote}
+            </p>
+            <div className="mt-2 flex flex-wrap gap-2">
+              {[...LITTER_CHOICES, null].map((n) => (
+                <label key={n ?? 'none'} className={choiceClass}>
+                  <input
+                    type="radio"
+                    name="litters"
+                    value={n ?? ''}
+                    defaultChecked={profile.litters === n}
+                    aria-describedby="litters-note"
+                    className="size-4 accent-brand-700"
+                  />
+                  {n === null
+                    ? content.profile.noLitters
+                    : n === 0
+                      ? content.profile.littersNone
+                      : n === 3
+                        ? content.profile.littersMore
+                        : n}
+                </label>
+              ))}
+            </div>
+          </fieldset>
           <div>
             <Button type="submit">{content.profile.save}</Button>
           </div>
@@ -275,6 +397,7 @@ function LaunchCard({
     <Card id="launch" heading={copy.heading}>
       <p className={text}>{copy.text}</p>
       {meter && country ? <Meter meter={meter} country={country} content={content} /> : null}
+      {country && view.breedMeters.length > 0 ? <BreedMeters meters={view.breedMeters} country={country} content={content} /> : null}
       {meter ? null : (
         <p className={text}>
           {copy.askCountry}{' '}
@@ -304,6 +427,35 @@ function Meter({ meter, country, content }: { meter: CountryMeter; country: stri
           {copy.ready}
         </p>
       ) : null}
+    </div>
+  )
+}
+
+/** Their breeds' meters in their country: the sentence says it all; the bars are for the eye. */
+function BreedMeters({ meters, country, content }: { meters: VisitorBreedMeter[]; country: string; content: VisitorContent }) {
+  const copy = content.launch
+  // One line for the target when every breed has the same, else one under each breed.
+  const same = meters.every((m) => m.target.studs === meters[0]?.target.studs && m.target.dams === meters[0]?.target.dams)
+  return (
+    <div id="breed-meters" className="mt-6 grid gap-4">
+      <h3 className="text-lg font-semibold text-stone-900 dark:text-stone-50">{copy.breedHeading(country)}</h3>
+      {meters.map((meter) => (
+        <div key={meter.breed} className="grid gap-2">
+          <p className="font-medium text-stone-900 dark:text-stone-50">{copy.breedMeter(meter)}</p>
+          <div aria-hidden="true" className="grid gap-2">
+            <MeterBar label={copy.studs} have={meter.studs ?? 0} want={meter.target.studs} />
+            <MeterBar label={copy.dams} have={meter.dams ?? 0} want={meter.target.dams} />
+          </div>
+          {meter.ready ? (
+            <p className="flex items-center gap-2 font-medium text-emerald-800 dark:text-emerald-300">
+              <SvgIcon icon={CircleCheck} className="size-5 shrink-0" />
+              {copy.breedReady(meter.name)}
+            </p>
+          ) : null}
+          {same ? null : <p className="text-sm text-stone-600 dark:text-stone-400">{copy.breedTarget(meter.target)}</p>}
+        </div>
+      ))}
+      {same && meters[0] ? <p className="text-sm text-stone-600 dark:text-stone-400">{copy.breedTarget(meters[0].target)}</p> : null}
     </div>
   )
 }

@@ -1,0 +1,21 @@
+// The breed catalogue as the server uses it: what a typed name means, and a breed's name in a
+// language. The data is contract/breeds.json (docs/breeds.md), built into dist/ with the server.
+import { type Breed, type BreedCatalogue, breedIndex, breedKey, matchBreed } from '../../contract/breeds.js'
+import data from '../../contract/breeds.json' with { type: 'json' }
+import type { Locale } from '../../contract/locales.js'
+
+const catalogue = data as BreedCatalogue
+const index = breedIndex(catalogue)
+const byId = new Map<string, Breed>(catalogue.breeds.map((breed) => [breed.id, breed]))
+
+/** A typed name read: the key it is grouped and mapped by, and the catalogue's breed if it knows it. */
+export function readBreedName(typed: string): { key: string; breed: string | null } {
+  return { key: breedKey(typed), breed: matchBreed(index, typed)?.id ?? null }
+}
+
+export const isBreedId = (id: string): boolean => byId.has(id)
+
+/** A breed's name in a language (English for an id the catalogue no longer has: the id itself). */
+export const breedName = (id: string, locale: Locale = 'en'): string => byId.get(id)?.names[locale] ?? id
+
+export const catalogueVersion = catalogue.version

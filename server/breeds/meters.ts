@@ -1,0 +1,122 @@
+// Where matches are ready (docs/breeds.md): each breed's confirmed, subscribed studs, dams and
+// seekers per country against its target. Counted by the store at most once a minute (as the
+// country meters are) and read from that count by the admin API, /api/launch and the visitor's page.
+import {
+  breedTargetFor,
+  type BreedMeter,
+  type BreedTargets,
+  isBreedReady,
+  nearness,
+  publicCount,
+  PUBLIC_BREED_MIN,
+  type PublicBreedCount,
+} from '../../contract/breed-meters.js'
+import type { CountryCode } from '../../contract/countries.js'
+import { LAUNCH_CACHE_SECONDS } from '../../contract/growth.js'
+import type { Locale } from '../../contract/locales.js'
+import type { Profile, VisitorBreedMeter } from '../../contract/visitor.js'
+import type { BreedCount, BreedStore } from '../store/types.js'
+import { breedName } from './catalogue.js'
+
+const MAX_AGE_MS = LAUNCH_CACHE_SECONDS * 1000
+
+export interface Counted {
+  counts: readonly BreedCount[]
+  targets: BreedTargets
+  /** When the store counted them (ISO 8601). */
+  countedAt: string
+}
+
+export interface BreedMeters {
+  /** The counts and targets, at most a minute old. */
+  counted(): Promise<Counted>
+  /** Targets or mappings changed: the next read counts again. */
+  changed(): void
+}
+
+export function createBreedMeters(store: BreedStore, now: () => number = Date.now): BreedMeters {
+  let cached: { value: Counted; at: number } | undefined
+  let counting: Promise<{ value: Counted; at: number }> | undefined
+  let generation = 0
+  async function count(): Promise<{ value: Counted; at: number }> {
+    const at = now()
+    const [counts, targets] = await Promise.all([store.counts(), store.targets()])
+    return { value: { counts, targets, countedAt: new Date(at).toISOString() }, at }
+  }
+  return {
+    counted: async () => {
+      if (!cached || now() - cached.at >= MAX_AGE_MS) {
+        const mine = generation
+        counting ??= count().finally(() => (counting = undefined))
+        const fresh = await counting
+        if (mine === generation) cached = fresh
+        return fresh.value
+      }
+      return cached.value
+    },
+    changed: () => {
+      generation += 1
+      cached = undefined
+    },
+  }
+}
+
+/** Every breed with a counted profile, each country's count and all pooled; the nearest to ready first. */
+export function breedMetersOf({ counts, targets }: Pick<Counted, 'counts' | 'targets'>): BreedMeter[] {
+  const byBreed = new Map<string, BreedCount[]>()
+  for (const count of counts) byBreed.set(count.breed, [...(byBreed.get(count.breed) ?? []), count])
+  const meters = [...byBreed].map(([id, rows]): BreedMeter => {
+    const target = breedTargetFor(targets, id)
+    const sum = (key: 'studs' | 'dams' | 'seekers' | 'profiles') => rows.reduce((total, row) => total + row[key], 0)
+    const all = { studs: sum('studs'), dams: sum('dams'), seekers: sum('seekers'), profiles: sum('profiles') }
+    const countries = rows
+      .filter((row): row is BreedCount & { country: string } => row.country !== null)
+      .map((row) => ({
+        country: row.country as CountryCode,
+        studs: row.studs,
+        dams: row.dams,
+        seekers: row.seekers,
+        profiles: row.profiles,
+        ready: isBreedReady(row, target),
+      }))
+      .sort((a, b) => nearness(b, target) - nearness(a, target) || b.profiles - a.profiles || a.country.localeCompare(b.country))
+    return { id, name: breedName(id), target, all: { ...all, ready: isBreedReady(all, target) }, countries }
+  })
+  const best = (meter: BreedMeter) => Math.max(0, ...meter.countries.map((country) => nearness(country, meter.target)))
+  return meters.sort((a, b) => best(b) - best(a) || b.all.profiles - a.all.profiles || a.id.localeCompare(b.id))
+}
+
+/** /api/launch's breeds: only where PUBLIC_BREED_MIN or more profiles are counted, any count under it null. */
+export function publicBreeds(counts: readonly BreedCount[]): PublicBreedCount[] {
+  return counts
+    .filter((count): count is BreedCount & { country: string } => count.country !== null && count.profiles >= PUBLIC_BREED_MIN)
+    .map((count) => ({
+      id: count.breed,
+      country: count.country as CountryCode,
+      studs: publicCount(count.studs),
+      dams: publicCount(count.dams),
+      seekers: publicCount(count.seekers),
+    }))
+    .sort((a, b) => a.id.localeCompare(b.id) || a.country.localeCompare(b.country))
+}
+
+/** The meter of each known breed of a profile in its country, as the public may see it. */
+export function visitorBreedMeters({ counts, targets }: Counted, profile: Profile, locale: Locale): VisitorBreedMeter[] {
+  const country = profile.country
+  if (!country) return []
+  const ids = [...new Set(profile.breeds.flatMap((entry) => (entry.breed ? [entry.breed] : [])))]
+  return ids.map((breed) => {
+    const count = counts.find((row) => row.breed === breed && row.country === country)
+    const target = breedTargetFor(targets, breed)
+    const studs = count?.studs ?? 0
+    const dams = count?.dams ?? 0
+    return {
+      breed,
+      name: breedName(breed, locale),
+      studs: publicCount(studs),
+      dams: publicCount(dams),
+      target,
+      ready: isBreedReady({ studs, dams }, target),
+    }
+  })
+}
