@@ -1,6 +1,7 @@
 // The demand map and campaigns for the launch team (docs/decisions/013-campaigns.md), under
 // /admin/api and its token. A campaign is made as a draft (counted and rendered) or sent at once;
 // sending queues one outbox row per recipient in one transaction, never twice per recipient.
+import { SEGMENT_SIDES } from '../../contract/breed-meters.js'
 import type { FastifyInstance } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import type { CampaignDraft, CampaignProgress, CampaignRequest, CampaignWritten, Segment } from '../../contract/campaigns.js'
@@ -35,6 +36,8 @@ const segmentSchema = {
     invitedAtLeast: { type: 'integer', minimum: 0, maximum: 1_000_000 },
     locales: { type: 'array', maxItems: LOCALES.length, uniqueItems: true, items: { type: 'string', enum: LOCALES } },
     readyCountries: { type: 'boolean' },
+    sides: { type: 'array', maxItems: SEGMENT_SIDES.length, uniqueItems: true, items: { type: 'string', enum: SEGMENT_SIDES } },
+    readyBreeds: { type: 'boolean' },
   },
 } as const
 

@@ -1,0 +1,401 @@
+// Breeds by the catalogue (docs/breeds.md), over HTTP on both stores: names typed in six languages
+// landing on one breed through the visitor's form, the breeder's questions checked field by field,
+// the names the catalogue missed and an editor's mapping of them, the breed × country meters and
+// their targets, /api/launch's breeds (k ≥ 10), segments by breed, side and readiness, and the
+// migration of earlier free-text breeds.
+import Database from 'better-sqlite3'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { BreedMetersAnswer, BreedTargets, UnmatchedAnswer } from '../../contract/breed-meters'
+import type { LaunchAnswer } from '../../contract/growth'
+import { migrationsDir } from '../../server/paths'
+import { confirmOnPage, joinWithLink } from '../support/page-links'
+import { createTestSchema } from '../support/postgres'
+import { profileOf, type TestProfile } from '../support/profile'
+import { row } from '../support/rows'
+import { startServer, tempSqlitePath, type TestServer } from '../support/server'
+import { STORES } from '../support/stores'
+import { asOperator, joinTeam, runSql, sameSql } from '../support/team'
+
+const ADMIN_TOKEN = 'admin-token-for-the-breed-tests-0123456'
+
+describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
+  let server: TestServer
+  afterEach(() => server?.close())
+  const start = async () => {
+    server = await startServer({ ADMIN_TOKEN, MAIL_RATE_PER_SECOND: '0' }, kind)
+    return server
+  }
+  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    fetch(`${server.url}/admin/api${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    })
+  const form = (token: string, body: string) =>
+    fetch(`${server.url}/me/${token}/profile`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+      redirect: 'manual',
+    })
+  const breedsAnswer = async (query = '') => {
+    server.app.breedMeters.changed() // counted now, not a minute ago
+    const answer = await admin(`/breeds${query}`)
+    expect(answer.status).toBe(200)
+    return (await answer.json()) as BreedMetersAnswer
+  }
+  /** Confirmed sign-ups with these profiles, written through the store. */
+  async function seed(prefix: string, profiles: TestProfile[], confirmed = true) {
+    const ids: number[] = []
+    for (const [i, profile] of profiles.entries()) {
+      await server.app.store.add(row(`${prefix}-${i}@example.com`))
+      const [listed] = await server.app.store.list({ limit: 1, search: `${prefix}-${i}@` })
+      const id = listed?.id ?? 0
+      if (confirmed) await server.app.store.visitors.confirm(id)
+      await server.app.store.visitors.saveProfile(id, profileOf(profile))
+      ids.push(id)
+    }
+    return ids
+  }
+  const many = (n: number, profile: TestProfile) => Array.from({ length: n }, () => profile)
+
+  it.skipIf(!available)(
+    'lands names typed in six languages on one breed, with the breeder’s answers, and counts it per country',
+    async () => {
+      await start()
+      const typed: [string, string, string][] = [
+        ['Deutscher Schäferhund', 'DE', 'stud'],
+        ['Berger Allemand', 'FR', 'dam'],
+        ['pastor alemán', 'ES', 'both'],
+        ['Pastore Tedesco', 'IT', 'dam'],
+        ['Owczarek niemiecki', 'PL', 'seeker'],
+        ['GSD', 'GB', 'stud'],
+      ]
+      for (const [i, [name, country, side]] of typed.entries()) {
+        const { token } = await joinWithLink(server, `gsd-${i}@example.com`)
+        await confirmOnPage(server, token)
+        const body = new URLSearchParams({
+          role: 'breeder',
+          'breed-1': name,
+          'side-1': side,
+          country,
+          club: 'other',
+          litters: '1',
+          'other-tests-1': 'DM (SOD1)',
+        })
+        body.append('tests-1', 'hips')
+        body.append('tests-1', 'elbows')
+        expect((await form(token, body.toString())).status).toBe(303)
+      }
+      const stored = await runSql(server, sameSql('SELECT name, breed, side FROM signup_breeds ORDER BY signup_id'))
+      expect(stored.map((r) => r.breed)).toEqual(Array(6).fill('german-shepherd-dog'))
+      expect(stored.map((r) => r.name)).toEqual(typed.map(([name]) => name))
+      const { breeds } = await breedsAnswer()
+      expect(breeds).toHaveLength(1)
+      const [gsd] = breeds
+      expect(gsd).toMatchObject({
+        id: 'german-shepherd-dog',
+        name: 'German Shepherd Dog',
+        target: { studs: 20, dams: 20 },
+        // `both` counts on each side; the seeker on neither.
+        all: { studs: 3, dams: 3, seekers: 1, profiles: 6, ready: false },
+      })
+      expect(gsd?.countries.find((c) => c.country === 'ES')).toEqual({
+        country: 'ES',
+        studs: 1,
+        dams: 1,
+        seekers: 0,
+        profiles: 1,
+        ready: false,
+      })
+      expect(gsd?.countries.find((c) => c.country === 'PL')).toMatchObject({ studs: 0, dams: 0, seekers: 1 })
+      // Filters: one country; one side.
+      expect((await breedsAnswer('?country=fr')).breeds[0]?.countries.map((c) => c.country)).toEqual(['FR'])
+      expect((await breedsAnswer('?side=seeker')).breeds[0]?.countries.map((c) => c.country)).toEqual(['PL'])
+      expect((await admin('/breeds?breed=no-such-breed')).status).toBe(400)
+      expect((await admin('/breeds?side=king')).status).toBe(400)
+    },
+  )
+
+  it.skipIf(!available)(
+    'refuses answers the form cannot send with a 400 and keeps what was stored; the download and the deletion cover the breeds',
+    async () => {
+      await start()
+      const { token, id } = await joinWithLink(server, 'ada@example.com')
+      const good = 'role=breeder&breed-1=Labrador&side-1=dam&tests-1=hips&tests-1=dna&other-tests-1=EIC&club=SCC&litters=3&country=FR'
+      expect((await form(token, good)).status).toBe(303)
+      const kept = (await server.app.store.visitors.data(id)).profile
+      expect(kept).toEqual({
+        role: 'breeder',
+        breeds: [{ name: 'Labrador', breed: 'labrador-retriever', side: 'dam', tests: ['hips', 'dna'], otherTests: 'EIC' }],
+        country: 'FR',
+        club: 'SCC',
+        litters: 3,
+      })
+      for (const bad of [
+        'breed-1=Pug&side-1=king',
+        'breed-1=Pug&tests-1=xray',
+        'club=FCI',
+        'litters=4',
+        'litters=two',
+        'breed-6=Pug',
+        `breed-1=Pug&other-tests-1=${'x'.repeat(121)}`,
+        'breed-1=Pug&other-tests-1=a%00b',
+      ]) {
+        const answer = await form(token, bad)
+        expect(answer.status, bad).toBe(400)
+        expect(await answer.text()).toContain('could not be saved')
+      }
+      expect((await server.app.store.visitors.data(id)).profile).toEqual(kept)
+      // Their own download has all of it.
+      const download = (await (await fetch(`${server.url}/me/${token}/data.json`)).json()) as { profile: unknown }
+      expect(download.profile).toEqual(kept)
+      // One name given twice (as matching reads it) is one breed; empty rows are "not said".
+      expect((await form(token, 'breed-1=labrador&breed-2=LABRADOR&breed-3=&side-3=stud&club=&litters=')).status).toBe(303)
+      expect((await server.app.store.visitors.data(id)).profile).toMatchObject({
+        breeds: [{ name: 'labrador' }],
+        club: null,
+        litters: null,
+      })
+      expect(
+        await fetch(`${server.url}/me/${token}/delete`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'confirm=yes',
+          redirect: 'manual',
+        }).then((r) => r.status),
+      ).toBe(303)
+      expect(await runSql(server, sameSql('SELECT count(*) AS n FROM signup_breeds'))).toEqual([{ n: kind === 'postgres' ? '0' : 0 }])
+    },
+  )
+
+  it.skipIf(!available)(
+    'lists the names the catalogue missed, and an editor maps one for every sign-up that typed it, then and later',
+    async () => {
+      await start()
+      await seed('cross', [
+        { role: 'breeder', breeds: [{ name: 'Lab cross', side: 'dam' }], country: 'FR' },
+        { role: 'owner', breeds: ['lab  CROSS', 'Pug'], country: 'FR' },
+        { role: 'owner', breeds: ['Fluffy mystery'], country: 'DE' },
+      ])
+      const unmatched = (await (await admin('/breeds/unmatched')).json()) as UnmatchedAnswer
+      expect(unmatched.unmatched).toHaveLength(2)
+      expect(unmatched.unmatched[0]).toMatchObject({ count: 2 })
+      expect(unmatched.unmatched[0]?.name.toLowerCase().replace(/\s+/g, ' ')).toBe('lab cross')
+      expect(unmatched.unmatched[1]).toEqual({ name: 'Fluffy mystery', count: 1 })
+
+      const editor = await joinTeam(server, 'editor@kennect.example', 'editor')
+      const asEditor = (body: unknown) => asOperator(server, editor)('/breeds/unmatched', { method: 'POST', body })
+      expect((await asEditor({ name: 'Lab cross', breed: 'no-such-breed' })).status).toBe(400)
+      expect((await asEditor({ name: 'Labrador', breed: 'pug' })).status).toBe(409) // the catalogue knows it
+      expect((await asEditor({ name: '!!!', breed: 'pug' })).status).toBe(400)
+      expect((await asEditor({ name: 'Lab cross' })).status).toBe(400)
+      const mapped = await asEditor({ name: 'LAB CROSS', breed: 'labrador-retriever' })
+      expect(mapped.status).toBe(200)
+      expect(await mapped.json()).toEqual({ name: 'LAB CROSS', breed: 'labrador-retriever', mapped: 2 })
+      expect(((await (await admin('/breeds/unmatched')).json()) as UnmatchedAnswer).unmatched).toEqual([
+        { name: 'Fluffy mystery', count: 1 },
+      ])
+      const [labrador] = (await breedsAnswer('?breed=labrador-retriever')).breeds
+      expect(labrador?.all).toMatchObject({ dams: 1, profiles: 2 })
+      // A later sign-up typing it lands on the breed too.
+      await seed('later', [{ role: 'breeder', breeds: [{ name: 'Lab-Cross', side: 'stud' }], country: 'FR' }])
+      expect((await breedsAnswer('?breed=labrador-retriever')).breeds[0]?.all).toMatchObject({ studs: 1, dams: 1, profiles: 3 })
+      // In the audit log, by whom.
+      const audit = (await (await admin('/audit')).json()) as {
+        items: { action: string; actor: string; target: string | null; detail: unknown }[]
+      }
+      expect(audit.items.find((item) => item.action === 'breed mapped')).toMatchObject({
+        actor: 'editor@kennect.example',
+        target: 'labrador-retriever',
+        detail: { name: 'LAB CROSS', signups: 2 },
+      })
+    },
+  )
+
+  it.skipIf(!available)(
+    'sets breed targets, checked field by field, and says where a breed is ready; all countries pooled for rare breeds',
+    async () => {
+      await start()
+      expect(await (await admin('/breeds/targets')).json()).toEqual({ default: { studs: 20, dams: 20 }, breeds: {} })
+      for (const bad of [
+        { default: { studs: -1, dams: 2 } },
+        { default: { studs: 1, dams: 2 }, breeds: { 'no-such-breed': { studs: 1, dams: 1 } } },
+        { default: { studs: 1, dams: 2 }, breeds: { pug: { studs: 1 } } },
+        { default: { studs: 1, dams: 2 }, extra: 1 },
+        [],
+      ]) {
+        const answer = await admin('/breeds/targets', { method: 'PUT', body: bad })
+        expect(answer.status, JSON.stringify(bad)).toBe(400)
+      }
+      expect(await (await admin('/breeds/targets')).json()).toEqual({ default: { studs: 20, dams: 20 }, breeds: {} })
+      await seed('pug', [
+        ...many(2, { role: 'breeder', breeds: [{ name: 'Pug', side: 'both' }], country: 'FR' }),
+        { role: 'breeder', breeds: [{ name: 'Pug', side: 'stud' }], country: 'DE' },
+        { role: 'breeder', breeds: [{ name: 'Otterhound', side: 'stud' }], country: 'GB' },
+        { role: 'breeder', breeds: [{ name: 'Otterhound', side: 'dam' }], country: 'IE' },
+      ])
+      // Unconfirmed and unsubscribed profiles do not count.
+      await seed('pug-unconfirmed', [{ role: 'breeder', breeds: [{ name: 'Pug', side: 'both' }], country: 'DE' }], false)
+      const [gone] = await seed('pug-gone', [{ role: 'breeder', breeds: [{ name: 'Pug', side: 'dam' }], country: 'DE' }])
+      await server.app.store.visitors.setSubscribed(gone ?? 0, false)
+      const targets: BreedTargets = { default: { studs: 2, dams: 2 }, breeds: { otterhound: { studs: 1, dams: 1 } } }
+      const put = await admin('/breeds/targets', { method: 'PUT', body: targets })
+      expect(put.status).toBe(200)
+      expect(await (await admin('/breeds/targets')).json()).toEqual(targets)
+      const { breeds } = await breedsAnswer()
+      const pug = breeds.find((b) => b.id === 'pug')
+      expect(pug?.countries).toEqual([
+        { country: 'FR', studs: 2, dams: 2, seekers: 0, profiles: 2, ready: true },
+        { country: 'DE', studs: 1, dams: 0, seekers: 0, profiles: 1, ready: false },
+      ])
+      const otterhound = breeds.find((b) => b.id === 'otterhound')
+      expect(otterhound?.target).toEqual({ studs: 1, dams: 1 })
+      expect(otterhound?.countries.every((c) => !c.ready)).toBe(true)
+      expect(otterhound?.all).toEqual({ studs: 1, dams: 1, seekers: 0, profiles: 2, ready: true })
+      // The readiest first.
+      expect(breeds[0]?.id).toBe('pug')
+      // The CSV has a line per country and one for all.
+      const csv = await admin('/breeds.csv?breed=pug')
+      expect(csv.headers.get('content-type')).toContain('text/csv')
+      const lines = (await csv.text()).trim().split('\r\n')
+      expect(lines[0]).toBe('breed,name,country,studs,dams,seekers,profiles,target_studs,target_dams,ready')
+      expect(lines.slice(1)).toEqual([
+        '"pug","Pug","FR","2","2","0","2","2","2","yes"',
+        '"pug","Pug","DE","1","0","0","1","2","2","no"',
+        '"pug","Pug","all","3","2","0","3","2","2","yes"',
+      ])
+    },
+  )
+
+  it.skipIf(!available)('shows the public a breed × country from 10 profiles only, any count under 10 as null', async () => {
+    await start()
+    await seed('lab-fr', [
+      ...many(10, { role: 'breeder', breeds: [{ name: 'Labrador Retriever', side: 'dam' }], country: 'FR' }),
+      ...many(2, { role: 'breeder', breeds: [{ name: 'Labrador Retriever', side: 'stud' }], country: 'FR' }),
+    ])
+    await seed('lab-de', many(9, { role: 'breeder', breeds: [{ name: 'Labrador', side: 'both' }], country: 'DE' }))
+    server.app.breedMeters.changed()
+    server.app.launch.changed()
+    const answer = (await (await fetch(`${server.url}/api/launch`)).json()) as LaunchAnswer
+    expect(answer.breeds).toEqual([{ id: 'labrador-retriever', country: 'FR', studs: null, dams: 10, seekers: null }])
+    // The visitor's page says it in their language, with the few as "fewer than 10".
+    const { token } = await joinWithLink(server, 'zoe@example.com')
+    await confirmOnPage(server, token)
+    expect((await form(token, 'breed-1=Labrador&side-1=stud&country=FR')).status).toBe(303)
+    await fetch(`${server.url}/me/${token}/language`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'locale=fr',
+    })
+    const page = await (await fetch(`${server.url}/me/${token}`)).text()
+    expect(page).toContain('Retriever du labrador : moins de 10 éleveurs avec un étalon, 10 éleveurs avec une lice.')
+  })
+
+  it.skipIf(!available)('segments a campaign by breed (id or name), side and ready breeds', async () => {
+    await start()
+    await seed('seg', [
+      { role: 'breeder', breeds: [{ name: 'Labrador', side: 'dam' }], country: 'FR' },
+      { role: 'breeder', breeds: [{ name: 'Labrador', side: 'both' }], country: 'FR' },
+      { role: 'owner', breeds: [{ name: 'Labrador', side: 'seeker' }], country: 'FR' },
+      { role: 'breeder', breeds: [{ name: 'Pug', side: 'stud' }, 'Our cross'], country: 'DE' },
+    ])
+    const count = async (segment: unknown) => {
+      const answer = await admin('/campaigns', { method: 'POST', body: { subject: 'Hi', markdown: 'Hi.', segment, send: false } })
+      expect(answer.status, JSON.stringify(segment)).toBe(201)
+      return ((await answer.json()) as { recipients: number }).recipients
+    }
+    expect(await count({ breeds: ['labrador-retriever'] })).toBe(3)
+    expect(await count({ breeds: ['Labrador Retriever'] })).toBe(3) // a name, read by the catalogue
+    expect(await count({ breeds: ['Retriever du Labrador'] })).toBe(3)
+    expect(await count({ breeds: ['our CROSS'] })).toBe(1) // a name it does not know, as typed
+    expect(await count({ breeds: ['labrador-retriever'], sides: ['dam'] })).toBe(2) // `both` is a dam too
+    expect(await count({ sides: ['stud'] })).toBe(2)
+    expect(await count({ sides: ['seeker'] })).toBe(1)
+    expect(await count({ readyBreeds: true })).toBe(0)
+    expect((await admin('/breeds/targets', { method: 'PUT', body: { default: { studs: 1, dams: 2 }, breeds: {} } })).status).toBe(200)
+    // Labrador in France is ready (1 stud, 2 dams): its three people, the seeker among them.
+    expect(await count({ readyBreeds: true })).toBe(3)
+    expect(await count({ readyBreeds: true, sides: ['seeker'] })).toBe(1)
+    const bad = await admin('/campaigns', {
+      method: 'POST',
+      body: { subject: 'Hi', markdown: 'Hi.', segment: { sides: ['king'] }, send: false },
+    })
+    expect(bad.status).toBe(400)
+  })
+})
+
+/** The migrations before the breeds, applied to a fresh database of the kind, with two free-text profiles. */
+const EARLIER = readdirSync(migrationsDir('sqlite'))
+  .filter((file) => file.endsWith('.sql') && file < '010')
+  .sort()
+
+describe.each(STORES)('the breeds migration on $kind', ({ kind, available }) => {
+  it.skipIf(!available)('copies earlier free-text breeds into rows of their own, read by the catalogue at start', async () => {
+    const rows = [
+      ['old-1@example.com', ['Deutscher Schäferhund', 'Our own cross']],
+      ['old-2@example.com', ['frenchie']],
+    ] as const
+    let env: Record<string, string>
+    let cleanup: () => Promise<void>
+    if (kind === 'sqlite') {
+      const file = tempSqlitePath()
+      const db = new Database(file.path)
+      db.exec('CREATE TABLE schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)')
+      for (const version of EARLIER) {
+        db.exec(readFileSync(join(migrationsDir('sqlite'), version), 'utf8'))
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(version, new Date().toISOString())
+      }
+      for (const [email, breeds] of rows)
+        db.prepare('INSERT INTO waitlist (email, breeds, confirmed_at) VALUES (?, ?, ?)').run(
+          email,
+          JSON.stringify(breeds),
+          new Date().toISOString(),
+        )
+      db.close()
+      env = { SQLITE_PATH: file.path }
+      cleanup = async () => file.cleanup()
+    } else {
+      const schema = await createTestSchema()
+      const client = new pg.Client({ connectionString: schema.url })
+      await client.connect()
+      await client.query('CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())')
+      for (const version of readdirSync(migrationsDir('postgres'))
+        .filter((f) => f.endsWith('.sql') && f < '010')
+        .sort()) {
+        await client.query(readFileSync(join(migrationsDir('postgres'), version), 'utf8'))
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version])
+      }
+      for (const [email, breeds] of rows)
+        await client.query('INSERT INTO waitlist (email, breeds, confirmed_at) VALUES ($1, $2, now())', [email, breeds])
+      await client.end()
+      env = { DATABASE_URL: schema.url }
+      cleanup = schema.cleanup
+    }
+    const server = await startServer({ ...env, ADMIN_TOKEN }, kind)
+    try {
+      const stored = await runSql(server, sameSql('SELECT name, name_key, breed, position FROM signup_breeds ORDER BY signup_id, position'))
+      expect(stored.map(({ name, breed, position }) => ({ name, breed, position: Number(position) }))).toEqual([
+        { name: 'Deutscher Schäferhund', breed: 'german-shepherd-dog', position: 1 },
+        { name: 'Our own cross', breed: null, position: 2 },
+        { name: 'frenchie', breed: 'french-bulldog', position: 1 },
+      ])
+      expect(stored.every((r) => typeof r.name_key === 'string' && r.name_key !== '')).toBe(true)
+      const unmatched = (await (
+        await fetch(`${server.url}/admin/api/breeds/unmatched`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+      ).json()) as UnmatchedAnswer
+      expect(unmatched.unmatched).toEqual([{ name: 'Our own cross', count: 1 }])
+      // The typed names stay where the export and the demand map read them.
+      expect((await server.app.store.list({ limit: 10 })).map((s) => s.breeds).sort()).toEqual([
+        ['Deutscher Schäferhund', 'Our own cross'],
+        ['frenchie'],
+      ])
+    } finally {
+      await server.close()
+      await cleanup()
+    }
+  })
+})
