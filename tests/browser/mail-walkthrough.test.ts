@@ -42,7 +42,7 @@ describe.skipIf(!chromiumAvailable)('from a join to a confirmed sign-up, with th
     await visitorPage.getByRole('heading', { level: 1, name: visitorContent.heading }).waitFor()
     await visitorPage.getByRole('button', { name: visitorContent.confirm.button }).click()
     await visitorPage.waitForURL(/done=confirmed/)
-    await visitorPage.getByRole('combobox', { name: visitorContent.profile.breedLabel(1) }).fill('Border Collie')
+    await visitorPage.getByRole('combobox', { name: visitorContent.profile.breedLabel(1), exact: true }).fill('Border Collie')
     await visitorPage.getByRole('combobox', { name: visitorContent.profile.country }).selectOption('IE')
     await visitorPage.getByRole('button', { name: visitorContent.profile.save }).click()
     await visitorPage.waitForURL(/done=saved/)

@@ -64,16 +64,43 @@ describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
 
     // Tell us about you: kept, and shown again as chosen.
     await page.getByRole('radio', { name: copy.profile.roles.breeder }).check()
-    await page.getByRole('combobox', { name: copy.profile.breedLabel(1) }).fill('Labrador Retriever')
-    await page.getByRole('combobox', { name: copy.profile.breedLabel(2) }).fill('Our own Lab cross')
+    await page.getByRole('combobox', { name: copy.profile.breedLabel(1), exact: true }).fill('Labrador Retriever')
+    await page.getByRole('combobox', { name: copy.profile.breedLabel(2), exact: true }).fill('Our own Lab cross')
     await page.getByRole('combobox', { name: copy.profile.country }).selectOption({ label: 'United Kingdom' })
+    // The breeder's questions: the side, the health tests done (folded until asked for), the club, the litters.
+    await page.getByRole('combobox', { name: copy.profile.sideLabel(1) }).selectOption({ label: copy.profile.sides.both })
+    await page.getByText(copy.profile.tests).first().click()
+    await page
+      .getByRole('group', { name: copy.profile.testsLabel(1) })
+      .getByRole('checkbox', { name: copy.profile.testNames.hips })
+      .check()
+    await page
+      .getByRole('group', { name: copy.profile.testsLabel(1) })
+      .getByRole('checkbox', { name: copy.profile.testNames.eyes })
+      .check()
+    await page.getByRole('textbox', { name: copy.profile.otherTestsLabel(1) }).fill('EIC clear')
+    await page.getByRole('combobox', { name: copy.profile.club }).selectOption({ label: 'KC · United Kingdom' })
+    await page.getByRole('radio', { name: copy.profile.littersMore }).check()
     await page.getByRole('button', { name: copy.profile.save }).click()
     await page.waitForURL(/\?done=saved$/)
     expect(await notice(page).innerText()).toBe(copy.notices.saved)
     expect(await page.getByRole('radio', { name: copy.profile.roles.breeder }).isChecked()).toBe(true)
-    expect(await page.getByRole('combobox', { name: copy.profile.breedLabel(2) }).inputValue()).toBe('Our own Lab cross')
+    expect(await page.getByRole('combobox', { name: copy.profile.breedLabel(2), exact: true }).inputValue()).toBe('Our own Lab cross')
     expect(await page.getByRole('combobox', { name: copy.profile.country }).inputValue()).toBe('GB')
     expect(await signUp(email)).toMatchObject({ role: 'breeder', breeds: ['Labrador Retriever', 'Our own Lab cross'], country: 'GB' })
+    expect(await page.getByRole('combobox', { name: copy.profile.sideLabel(1) }).inputValue()).toBe('both')
+    expect(await page.getByRole('checkbox', { name: copy.profile.testNames.eyes }).first().isChecked()).toBe(true)
+    expect(await page.getByRole('combobox', { name: copy.profile.club }).inputValue()).toBe('KC')
+    expect(await page.getByRole('radio', { name: copy.profile.littersMore }).isChecked()).toBe(true)
+    const kept = (await suite.server.app.store.visitors.data((await signUp(email))?.id ?? 0)).profile
+    expect(kept).toMatchObject({
+      club: 'KC',
+      litters: 3,
+      breeds: [
+        { name: 'Labrador Retriever', breed: 'labrador-retriever', side: 'both', tests: ['hips', 'eyes'], otherTests: 'EIC clear' },
+        { name: 'Our own Lab cross', breed: null, side: null, tests: [] },
+      ],
+    })
 
     // Download: everything kept about the address, as JSON.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: copy.data.button }).click()])
