@@ -12,6 +12,11 @@ import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { visit } from '../support/page'
 import { startSmtp, type TestSmtp } from '../support/smtp'
+import { LOCALES, type Locale } from '../../contract/locales'
+import { breedName } from '../../server/breeds/catalogue'
+import { joinWithLink } from '../support/page-links'
+import { profileOf } from '../support/profile'
+import { row } from '../support/rows'
 
 let smtp: TestSmtp
 const ADMIN_TOKEN = 'visitor-page-admin-token-0123456789'
@@ -218,4 +223,61 @@ describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
     expect(french?.parsed.html).toContain('<html lang="fr">')
     await page.context().close()
   })
+})
+
+describe.skipIf(!chromiumAvailable)("the breeder's questions in six languages", () => {
+  const suite = useServerAndBrowser({ MAIL_RATE_PER_SECOND: '0' })
+  const NAMES: Record<Locale, string> = {
+    en: 'GSD',
+    de: 'Deutscher Schäferhund',
+    fr: 'Berger Allemand',
+    es: 'Pastor Alemán',
+    it: 'Pastore Tedesco',
+    pl: 'Owczarek niemiecki',
+  }
+
+  it.each(LOCALES.map((locale, i) => [locale, i % 2 === 0] as const))(
+    'lands the name a %s visitor types on one breed, and shows its meter in their words (JavaScript %s)',
+    async (locale, javaScriptEnabled) => {
+      const { store } = suite.server.app
+      // Ten dams of the breed in France already: the public may see that count.
+      for (let i = 0; i < 10; i += 1) {
+        const email = `dam-${locale}-${i}@example.com`
+        await store.add({ ...row(email), locale })
+        const id = (await store.list({ limit: 1, search: email }))[0]?.id ?? 0
+        await store.visitors.confirm(id)
+        await store.visitors.saveProfile(id, profileOf({ role: 'breeder', breeds: [{ name: 'GSD', side: 'dam' }], country: 'FR' }))
+      }
+      suite.server.app.breedMeters.changed()
+      const { token } = await joinWithLink(suite.server, `gsd-${locale}@example.com`, { locale })
+      const words = visitorContent(locale)
+      const { page } = await visit(suite.browser, `${suite.server.url}/me/${token}`, { javaScriptEnabled })
+      await page.getByRole('button', { name: words.confirm.button }).click()
+      await page.waitForURL(/\?done=confirmed$/)
+      await page.getByRole('combobox', { name: words.profile.breedLabel(1), exact: true }).fill(NAMES[locale])
+      await page.getByRole('combobox', { name: words.profile.sideLabel(1) }).selectOption('stud')
+      await page.getByRole('combobox', { name: words.profile.country }).selectOption('FR')
+      await page.getByRole('button', { name: words.profile.save }).click()
+      await page.waitForURL(/\?done=saved$/)
+      const id = (await store.list({ limit: 1, search: `gsd-${locale}@` }))[0]?.id ?? 0
+      expect((await store.visitors.data(id)).profile.breeds).toMatchObject([
+        { name: NAMES[locale], breed: 'german-shepherd-dog', side: 'stud' },
+      ])
+      // Their breed's meter in France, in their language: the studs too few to show, the dams counted.
+      const name = breedName('german-shepherd-dog', locale)
+      const dams = (await store.breeds.counts()).find((c) => c.breed === 'german-shepherd-dog' && c.country === 'FR')?.dams ?? 0
+      const sentence = words.launch.breedMeter({
+        breed: 'german-shepherd-dog',
+        name,
+        studs: null,
+        dams,
+        target: { studs: 20, dams: 20 },
+        ready: false,
+      })
+      suite.server.app.breedMeters.changed()
+      await page.reload()
+      expect(await page.getByText(sentence, { exact: true }).isVisible()).toBe(true)
+      await page.close()
+    },
+  )
 })
