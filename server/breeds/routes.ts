@@ -6,6 +6,7 @@ import {
   type BreedMetersAnswer,
   type BreedTargets,
   checkBreedTargets,
+  nearness,
   SEGMENT_SIDES,
   type UnmatchedAnswer,
 } from '../../contract/breed-meters.js'
@@ -44,13 +45,19 @@ function filtered(meters: BreedMeter[], filter: Filter): BreedMeter[] {
   if (country !== undefined && !isCountryCode(country))
     throw new HttpError(400, 'invalid_country', `country: expected ISO 3166-1 alpha-2, got ${JSON.stringify(filter.country)}`)
   const side = filter.side === 'stud' ? 'studs' : filter.side === 'dam' ? 'dams' : filter.side === 'seeker' ? 'seekers' : undefined
-  return meters
-    .filter((meter) => filter.breed === undefined || meter.id === filter.breed)
-    .map((meter) => ({
-      ...meter,
-      countries: meter.countries.filter((row) => (country === undefined || row.country === country) && (!side || row[side] > 0)),
-    }))
-    .filter((meter) => (country === undefined && !side) || meter.countries.length > 0)
+  return (
+    meters
+      .filter((meter) => filter.breed === undefined || meter.id === filter.breed)
+      .map((meter) => ({
+        ...meter,
+        countries: meter.countries.filter((row) => (country === undefined || row.country === country) && (!side || row[side] > 0)),
+      }))
+      .filter((meter) => (country === undefined && !side) || meter.countries.length > 0)
+      // The nearest to ready first among the rows kept (a breed's best country may be filtered out).
+      .map((meter) => ({ meter, best: Math.max(0, ...meter.countries.map((row) => nearness(row, meter.target))) }))
+      .sort((a, b) => b.best - a.best || b.meter.all.profiles - a.meter.all.profiles || a.meter.id.localeCompare(b.meter.id))
+      .map(({ meter }) => meter)
+  )
 }
 
 const CSV_COLUMNS = ['breed', 'name', 'country', 'studs', 'dams', 'seekers', 'profiles', 'target_studs', 'target_dams', 'ready'] as const
@@ -85,7 +92,8 @@ export async function breedRoutes(app: FastifyInstance) {
           .map(csvCell)
           .join(',')
       for (const row of meter.countries) lines.push(line(row.country, row))
-      lines.push(line('all', meter.all))
+      // Every country pooled, unless one country was asked for (the pool counts the others too).
+      if ((request.query as Filter).country === undefined) lines.push(line('all', meter.all))
     }
     return reply
       .type('text/csv; charset=utf-8')

@@ -58,9 +58,12 @@ export interface BreedStore {
   counts(): Promise<BreedCount[]>
   targets(): Promise<BreedTargets>
   setTargets(targets: BreedTargets, audit?: AuditEntry): Promise<void>
-  /** Typed names no breed has, grouped by key (a name as most typed), the most typed first. */
+  /**
+   * Typed names no breed has, every sign-up's (confirmed or not: all of them are mapped), grouped by
+   * key and shown by its first spelling in the store's order, the most typed first.
+   */
   unmatched(limit: number): Promise<{ name: string; count: number }[]>
-  /** Maps a key to a breed for every sign-up that typed it, and for later ones; answers how many breeds it changed. */
+  /** Maps a key to a breed for every sign-up that typed it, and for later ones; answers how many sign-ups it changed. */
   map(key: string, breed: string, audit?: AuditEntry): Promise<number>
   /** Reads the names the migration copied (no key yet): answers how many it read. */
   readCopied(read: (name: string) => { key: string; breed: string | null }): Promise<number>

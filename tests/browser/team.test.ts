@@ -141,6 +141,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
         copy.nav.overview,
         copy.nav.signups,
         copy.nav.demand,
+        copy.nav.breeds,
         copy.nav.campaigns,
         copy.nav.mail,
         copy.nav.account,
@@ -165,6 +166,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
       expect(await nav(viewer).getByRole('link').allInnerTexts()).toEqual([
         copy.nav.overview,
         copy.nav.demand,
+        copy.nav.breeds,
         copy.nav.campaigns,
         copy.nav.account,
       ])

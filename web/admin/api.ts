@@ -9,6 +9,7 @@ import type {
 } from '@simplewebauthn/browser'
 import { ADMIN_API_PREFIX } from '../../contract/paths'
 import type { LocalMailPreview, MailOverview, SignupsPage, Stats } from '../../contract/admin-api'
+import type { BreedMetersAnswer, BreedTargets, SegmentSide, UnmatchedAnswer } from '../../contract/breed-meters'
 import type { CampaignDraft, CampaignProgress, CampaignRequest, CampaignWritten, Segments } from '../../contract/campaigns'
 import type { Funnel, LaunchTargets } from '../../contract/growth'
 import type { Locale } from '../../contract/locales'
@@ -64,6 +65,22 @@ async function request(path: string, init: RequestInit & { json?: unknown } = {}
     ...(write ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(json ?? {}) } : {}),
   })
 }
+
+/** The breeds' filters as the view's selects hold them, each empty for any. */
+export interface BreedFilter {
+  breed: string
+  country: string
+  side: SegmentSide | ''
+}
+
+/** `path` with the filters chosen as its query (none: no query). */
+function withBreedFilter(path: string, filter: BreedFilter): string {
+  const query = new URLSearchParams(Object.entries(filter).filter(([, value]) => value !== '')).toString()
+  return query ? `${path}?${query}` : path
+}
+
+/** The breeds as CSV, filtered: a plain link downloads it, with the session's cookie (no recent sign-in needed). */
+export const breedsCsvUrl = (filter: BreedFilter): string => `${ADMIN_API_PREFIX}${withBreedFilter('/breeds.csv', filter)}`
 
 /** The calls before anyone is signed in: who is signed in, and the ways in. */
 export const signInApi = {
@@ -147,6 +164,14 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
     launchTargets: async (): Promise<LaunchTargets> => (await call('/launch-targets')).json(),
     setLaunchTargets: async (targets: LaunchTargets): Promise<LaunchTargets> =>
       (await call('/launch-targets', { method: 'PUT', json: targets })).json(),
+    breeds: async (filter: BreedFilter): Promise<BreedMetersAnswer & { countedAt: string }> =>
+      (await call(withBreedFilter('/breeds', filter))).json(),
+    breedTargets: async (): Promise<BreedTargets> => (await call('/breeds/targets')).json(),
+    setBreedTargets: async (targets: BreedTargets): Promise<BreedTargets> =>
+      (await call('/breeds/targets', { method: 'PUT', json: targets })).json(),
+    unmatchedBreeds: async (): Promise<UnmatchedAnswer> => (await call('/breeds/unmatched')).json(),
+    mapBreed: async (name: string, breed: string): Promise<{ name: string; breed: string; mapped: number }> =>
+      (await call('/breeds/unmatched', { method: 'POST', json: { name, breed } })).json(),
     funnel: async (since: string, until: string): Promise<Funnel> =>
       (await call(`/funnel?${new URLSearchParams({ since, until })}`)).json(),
     localMail: async (name: string): Promise<LocalMailPreview> => (await call(`/mail/local/${encodeURIComponent(name)}`)).json(),

@@ -12,6 +12,7 @@ import { ReauthDialog } from './reauth'
 import { type AdminSession, SessionContext } from './session'
 import { AccountView } from './views/account/account'
 import { AuditView } from './views/audit/audit'
+import { BreedsView } from './views/breeds/breeds'
 import { CampaignsView } from './views/campaigns/campaigns'
 import { DemandView } from './views/demand/demand'
 import { MailView } from './views/mail/mail'
@@ -34,6 +35,7 @@ const VIEWS: readonly View[] = [
   { path: '/', label: copy.nav.overview, permission: 'figures:read', View: OverviewView },
   { path: '/signups', label: copy.nav.signups, permission: 'signups:read', View: SignupsView },
   { path: '/demand', label: copy.nav.demand, permission: 'figures:read', View: DemandView },
+  { path: '/breeds', label: copy.nav.breeds, permission: 'figures:read', View: BreedsView },
   { path: '/campaigns', label: copy.nav.campaigns, permission: 'figures:read', View: CampaignsView },
   { path: '/mail', label: copy.nav.mail, permission: 'mail:read', View: MailView },
   { path: '/team', label: copy.nav.team, permission: 'team:manage', View: TeamView },

@@ -2,6 +2,7 @@
 import type { MailState } from '../../contract/admin-api'
 import type { FunnelDay } from '../../contract/growth'
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
+import type { BreedTarget, SegmentSide } from '../../contract/breed-meters'
 import { counted, recipients, withArticle } from '../../contract/counted'
 
 import type { OperatorRole } from '../../contract/team'
@@ -14,6 +15,7 @@ export const adminContent = {
     overview: 'Overview',
     signups: 'Sign-ups',
     demand: 'Who is waiting',
+    breeds: 'Breeds',
     campaigns: 'Campaigns',
     mail: 'Mail',
     team: 'Team',
@@ -279,6 +281,59 @@ export const adminContent = {
     noInviters: 'Nobody has joined through an invite link yet.',
     /** An inviter for a role that may not see addresses. */
     inviterById: (id: number) => `sign-up ${id}`,
+  },
+  breeds: {
+    heading: 'Breeds',
+    intro:
+      'Each breed’s confirmed studs, dams and seekers (who have not stopped e-mails) per country, against its target: a breed is ready in a country when its studs and its dams both reach it. The nearest to ready first.',
+    counted: (at: string) => `Counted at ${at.replace('T', ' ').slice(0, 16)} UTC: the counts are at most a minute old.`,
+    breed: 'Breed',
+    anyBreed: 'All breeds',
+    country: 'Country',
+    anyCountry: 'All countries',
+    side: 'Side',
+    sides: { '': 'Any side', stud: 'Studs', dam: 'Dams', seeker: 'Seekers' } satisfies Record<SegmentSide | '', string>,
+    downloadCsv: 'Download CSV',
+    caption: 'Each breed per country against its target, the nearest to ready first',
+    columns: {
+      breed: 'Breed',
+      country: 'Country',
+      studs: 'Studs',
+      dams: 'Dams',
+      seekers: 'Seekers',
+      target: 'Target (studs / dams)',
+      ready: 'Ready',
+    },
+    allCountries: 'All countries',
+    /** Where a country is a code: its English name, with the code beside. */
+    place: (name: string, code: string) => `${name} (${code})`,
+    target: (target: BreedTarget) => `${target.studs.toLocaleString('en')} / ${target.dams.toLocaleString('en')}`,
+    ready: 'ready',
+    notReady: 'not yet',
+    none: 'No confirmed profile names a breed of the catalogue yet.',
+    noneFiltered: 'No breed matches these filters.',
+    targets: 'Targets',
+    targetsIntro: 'Studs and dams a breed needs in a country before the app opens there for it.',
+    defaultRow: 'Every breed without a target of its own',
+    ownTargets: (n: number) =>
+      n === 1
+        ? '1 breed keeps a target of its own (not changed here).'
+        : `${counted(n, 'breed', 'breeds')} keep targets of their own (not changed here).`,
+    studs: 'Studs',
+    dams: 'Dams',
+    save: 'Save targets',
+    saved: 'Targets saved.',
+    unmatched: 'Names the catalogue missed',
+    unmatchedIntro:
+      'Breed names people typed that the catalogue does not know, the most typed first. Map one to a breed: every profile that typed it, and every one that types it later, counts for that breed.',
+    noUnmatched: 'None: the catalogue knew every name typed.',
+    typed: (n: number) => (n === 1 ? 'typed once' : `typed ${n.toLocaleString('en')} times`),
+    breedFor: (name: string) => `Breed for “${name}”`,
+    breedPlaceholder: 'e.g. border-collie',
+    map: 'Map',
+    mapLabel: (name: string) => `Map “${name}”`,
+    mapped: (name: string, breed: string, signups: number) =>
+      `“${name}” is now ${breed}: ${counted(signups, 'sign-up', 'sign-ups')} changed.`,
   },
   funnel: {
     heading: 'Funnel',

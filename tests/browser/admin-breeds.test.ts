@@ -1,0 +1,233 @@
+// The breeds on the admin page, on both stores (docs/breeds.md), as an owner reads and runs them:
+// each breed per country against its target, nearest to ready first; filtered to one country and
+// downloaded as CSV; a new default target that makes a country ready; and a typed name the
+// catalogue missed, mapped to its breed, which then counts. It fits a 390 px phone.
+import AxeBuilder from '@axe-core/playwright'
+import { readFileSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { adminContent } from '../../web/admin/content'
+import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { watchConsole } from '../support/page'
+import { profileOf, type TestProfile } from '../support/profile'
+import { row } from '../support/rows'
+import { startServer, type TestServer } from '../support/server'
+import { STORES } from '../support/stores'
+import { joinTeam, ownerIn, signInContext } from '../support/team'
+
+const copy = adminContent.breeds
+
+/** Who has told us their breeds: confirmed unless said, in France and Germany, in three languages. */
+const PEOPLE: [string, TestProfile, { confirmed: boolean }?][] = [
+  ['lab.stud.fr1@example.com', { role: 'breeder', breeds: [{ name: 'Labrador Retriever', side: 'stud' }], country: 'FR' }],
+  ['lab.stud.fr2@example.com', { role: 'breeder', breeds: [{ name: 'labrador retriever', side: 'stud' }], country: 'FR' }],
+  ['lab.dam.fr1@example.com', { role: 'breeder', breeds: [{ name: 'Labrador', side: 'dam' }], country: 'FR' }],
+  [
+    'lab.dam.fr2@example.com',
+    {
+      role: 'breeder',
+      breeds: [
+        { name: 'Labrador Retriever', side: 'dam' },
+        { name: 'Berger Allemand', side: 'seeker' },
+      ],
+      country: 'FR',
+    },
+  ],
+  ['lab.both.de@example.com', { role: 'breeder', breeds: [{ name: 'Labrador Retriever', side: 'both' }], country: 'DE' }],
+  ['gsd.dam.de@example.com', { role: 'breeder', breeds: [{ name: 'Deutscher Schäferhund', side: 'dam' }], country: 'DE' }],
+  ['gsd.stud.fr@example.com', { role: 'owner', breeds: [{ name: 'Berger Allemand', side: 'stud' }], country: 'FR' }],
+  ['cross.fr@example.com', { role: 'owner', breeds: [{ name: 'Lab cross', side: 'dam' }], country: 'FR' }],
+  // Not confirmed: never counted, though their typed name is listed.
+  ['cross.unconfirmed@example.com', { role: 'owner', breeds: [{ name: 'Lab cross', side: 'dam' }], country: 'FR' }, { confirmed: false }],
+  [
+    'lab.unconfirmed@example.com',
+    { role: 'breeder', breeds: [{ name: 'Labrador Retriever', side: 'stud' }], country: 'FR' },
+    { confirmed: false },
+  ],
+]
+
+const LAB = 'Labrador Retriever'
+const GSD = 'German Shepherd Dog'
+const FR = copy.place('France', 'FR')
+const DE = copy.place('Germany', 'DE')
+
+describe.skipIf(!chromiumAvailable).each(STORES)('the breeds on the admin page on $kind', ({ kind, available }) => {
+  let server: TestServer
+  let browser: Browser
+  beforeAll(async () => {
+    if (!available) return
+    server = await startServer({}, kind)
+    // Seeded before the first count: the meters are counted at most once a minute.
+    const { store } = server.app
+    for (const [email, profile, { confirmed } = { confirmed: true }] of PEOPLE) {
+      await store.add(row(email))
+      const id = (await store.list({ limit: 1, search: email }))[0]?.id ?? 0
+      if (confirmed) await store.visitors.confirm(id)
+      await store.visitors.saveProfile(id, profileOf(profile))
+    }
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  /** An owner on the breeds view, its table filled. */
+  async function open(width = 1280): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 } })
+    await ownerIn(context, server)
+    const page = await context.newPage()
+    await page.goto(`${server.url}/admin/breeds`)
+    await rows(page).first().waitFor()
+    return page
+  }
+  const table = (page: Page) => page.getByRole('table', { name: copy.caption })
+  const rows = (page: Page) => table(page).locator('tbody tr')
+  /** The table as a person reads it: each row's cells. */
+  const read = async (page: Page) => (await rows(page).allInnerTexts()).map((text) => text.split('\t').map((cell) => cell.trim()))
+  const rowOf = async (page: Page, breed: string, place: string) =>
+    (await read(page)).find((cells) => cells[0] === breed && cells[1] === place)
+
+  it.skipIf(!available)('shows each breed per country and all countries pooled, nearest to ready first; fits 390 px', async () => {
+    const page = await open()
+    const problems = watchConsole(page)
+    expect(await page.getByRole('link', { name: adminContent.nav.breeds }).getAttribute('aria-current')).toBe('page')
+    // The German and the French names are one breed; 'both' counts as a stud and a dam; the
+    // unconfirmed are left out. Labrador's France is nearest (2 and 2 of 20), Germany next.
+    expect(await read(page)).toEqual([
+      [LAB, FR, '2', '2', '0', '20 / 20', copy.notReady],
+      [LAB, DE, '1', '1', '0', '20 / 20', copy.notReady],
+      [LAB, copy.allCountries, '3', '3', '0', '20 / 20', copy.notReady],
+      [GSD, FR, '1', '0', '1', '20 / 20', copy.notReady],
+      [GSD, DE, '0', '1', '0', '20 / 20', copy.notReady],
+      [GSD, copy.allCountries, '1', '1', '1', '20 / 20', copy.notReady],
+    ])
+    // The selects offer what the answer holds, by name.
+    expect(await page.getByLabel(copy.breed, { exact: true }).locator('option').allInnerTexts()).toEqual([copy.anyBreed, GSD, LAB])
+    expect(await page.getByLabel(copy.country, { exact: true }).locator('option').allInnerTexts()).toEqual([copy.anyCountry, FR, DE])
+    const results = await new AxeBuilder({ page }).analyze()
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+
+    // On a phone the page does not scroll sideways: the table scrolls in its own region.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.getByRole('button', { name: copy.mapLabel('Lab cross') }).waitFor()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    const region = page.getByRole('region', { name: copy.caption })
+    expect(await region.evaluate((box) => box.scrollWidth > box.clientWidth)).toBe(true)
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
+  it.skipIf(!available)('filters by country and side, and downloads the CSV of what it shows', async () => {
+    const page = await open()
+    await page.getByLabel(copy.country, { exact: true }).selectOption('FR')
+    // France only: no German row, and no pooled row (it would count Germany too).
+    await expect
+      .poll(() => read(page))
+      .toEqual([
+        [LAB, FR, '2', '2', '0', '20 / 20', copy.notReady],
+        [GSD, FR, '1', '0', '1', '20 / 20', copy.notReady],
+      ])
+    const link = page.getByRole('link', { name: copy.downloadCsv })
+    expect(await link.getAttribute('href')).toBe('/admin/api/breeds.csv?country=FR')
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
+    expect(download.suggestedFilename()).toMatch(/^kennect-breeds-\d{4}-\d\d-\d\d\.csv$/)
+    // Every cell is quoted (none holds a comma or a quote here); each breed's pooled line follows its countries.
+    const lines = readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(',').map((cell) => cell.replace(/^"(.*)"$/, '$1')))
+    expect(lines).toEqual([
+      ['breed', 'name', 'country', 'studs', 'dams', 'seekers', 'profiles', 'target_studs', 'target_dams', 'ready'],
+      ['labrador-retriever', LAB, 'FR', '2', '2', '0', '4', '20', '20', 'no'],
+      ['labrador-retriever', LAB, 'all', '3', '3', '0', '5', '20', '20', 'no'],
+      ['german-shepherd-dog', GSD, 'FR', '1', '0', '1', '2', '20', '20', 'no'],
+      ['german-shepherd-dog', GSD, 'all', '1', '1', '1', '3', '20', '20', 'no'],
+    ])
+
+    // Seekers in France: the German Shepherd Dog alone.
+    await page.getByLabel(copy.side, { exact: true }).selectOption('seeker')
+    await expect.poll(() => read(page)).toEqual([[GSD, FR, '1', '0', '1', '20 / 20', copy.notReady]])
+    expect(await link.getAttribute('href')).toBe('/admin/api/breeds.csv?country=FR&side=seeker')
+    // One breed, every country: the breed select still offers both.
+    await page.getByLabel(copy.side, { exact: true }).selectOption('')
+    await page.getByLabel(copy.country, { exact: true }).selectOption('')
+    await page.getByLabel(copy.breed, { exact: true }).selectOption({ label: LAB })
+    await expect
+      .poll(async () => (await read(page)).map((cells) => cells.slice(0, 2)))
+      .toEqual([
+        [LAB, FR],
+        [LAB, DE],
+        [LAB, copy.allCountries],
+      ])
+    expect(await page.getByLabel(copy.breed, { exact: true }).locator('option').count()).toBe(3)
+    await page.context().close()
+  })
+
+  it.skipIf(!available)('saves a new default target: the Ready column takes it', async () => {
+    const page = await open()
+    const targets = page.getByRole('group', { name: copy.defaultRow })
+    await expect.poll(() => targets.getByLabel(copy.studs).inputValue()).toBe('20')
+    await targets.getByLabel(copy.studs).fill('2')
+    await targets.getByLabel(copy.dams).fill('1')
+    await page.getByRole('button', { name: copy.save }).click()
+    await page.getByRole('status').filter({ hasText: copy.saved }).waitFor()
+    // France's Labradors (2 and 2) and all of them (3 and 3) are ready; Germany's one stud is not.
+    await expect.poll(() => rowOf(page, LAB, FR)).toEqual([LAB, FR, '2', '2', '0', '2 / 1', copy.ready])
+    expect(await rowOf(page, LAB, DE)).toEqual([LAB, DE, '1', '1', '0', '2 / 1', copy.notReady])
+    expect(await rowOf(page, LAB, copy.allCountries)).toEqual([LAB, copy.allCountries, '3', '3', '0', '2 / 1', copy.ready])
+    expect(await rowOf(page, GSD, copy.allCountries)).toEqual([GSD, copy.allCountries, '1', '1', '1', '2 / 1', copy.notReady])
+    expect((await server.app.store.breeds.targets()).default).toEqual({ studs: 2, dams: 1 })
+    await page.context().close()
+  })
+
+  it.skipIf(!available)('gives an editor the names to map but not the targets, and a viewer the figures alone', async () => {
+    for (const [role, sections] of [
+      ['editor', [copy.heading, copy.unmatched]],
+      ['viewer', [copy.heading]],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      await signInContext(context, server, await joinTeam(server, `${role}@kennect.example`, role))
+      const page = await context.newPage()
+      await page.goto(`${server.url}/admin/breeds`)
+      await rows(page).first().waitFor()
+      await page.waitForLoadState('networkidle')
+      expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents(), role).toEqual(sections)
+      await context.close()
+    }
+  })
+
+  it.skipIf(!available)('maps a name the catalogue missed: it leaves the list and its profiles count', async () => {
+    const page = await open()
+    const missed = page.getByRole('list', { name: copy.unmatched })
+    const crossItem = missed.getByRole('listitem').filter({ hasText: 'Lab cross' })
+    await crossItem.waitFor()
+    expect(await crossItem.innerText()).toContain(`Lab cross (${copy.typed(2)})`)
+    // The field suggests the catalogue's breeds once its chunk is in.
+    await expect.poll(() => page.locator('#breed-ids option').count()).toBeGreaterThan(300)
+    const field = page.getByLabel(copy.breedFor('Lab cross'))
+    const map = page.getByRole('button', { name: copy.mapLabel('Lab cross') })
+
+    // An id the catalogue lacks is refused, and the reason said; the name stays.
+    await field.fill('labradoodle-cross')
+    await map.click()
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /not a breed of the catalogue/ })
+      .waitFor()
+    expect(await crossItem.count()).toBe(1)
+
+    await field.fill('labrador-retriever')
+    await map.click()
+    // Both sign-ups that typed it are mapped; the confirmed one counts: France's dams grow.
+    await page
+      .getByRole('status')
+      .filter({ hasText: copy.mapped('Lab cross', LAB, 2) })
+      .waitFor()
+    await crossItem.waitFor({ state: 'detached' })
+    await page.getByText(copy.noUnmatched).waitFor()
+    await expect.poll(() => rowOf(page, LAB, FR)).toEqual([LAB, FR, '2', '3', '0', '2 / 1', copy.ready])
+    expect(await rowOf(page, LAB, copy.allCountries)).toEqual([LAB, copy.allCountries, '3', '4', '0', '2 / 1', copy.ready])
+    await page.context().close()
+  })
+})
