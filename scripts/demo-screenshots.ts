@@ -45,7 +45,12 @@ try {
     for (const [i, row] of rows.entries())
       await app.store.visitors.saveProfile(
         row.id,
-        profileOf({ role: i < breeders ? 'breeder' : 'owner', breeds: ['Labrador Retriever'], country }),
+        profileOf({
+          role: i < breeders ? 'breeder' : 'owner',
+          // Breeders bring a stud or a dam; owners look for a puppy.
+          breeds: [{ name: 'Labrador Retriever', side: i < breeders ? (i % 2 === 0 ? 'stud' : 'dam') : 'seeker' }],
+          country,
+        }),
       )
     return seeded
   }
@@ -55,7 +60,16 @@ try {
   // The visitor: confirmed, a breeder in Germany, two friends joined through the link, one confirmed.
   const ada = await joinWithLink(server, 'ada.lovelace@example.com', { utm_source: 'dogshow' })
   await confirmOnPage(server, ada.token)
-  await app.store.visitors.saveProfile(ada.id, profileOf({ role: 'breeder', breeds: ['Golden Retriever'], country: 'DE' }))
+  await app.store.visitors.saveProfile(
+    ada.id,
+    profileOf({
+      role: 'breeder',
+      breeds: [{ name: 'Labrador', side: 'dam', tests: ['hips', 'elbows'] }],
+      country: 'DE',
+      club: 'VDH',
+      litters: 1,
+    }),
+  )
   const code = (await app.store.visitors.data(ada.id)).invite.code
   const bea = await joinWithLink(server, 'bea@example.com', { invite: code })
   await confirmOnPage(server, bea.token)
@@ -146,6 +160,7 @@ try {
     }
     for (const [view, wait] of [
       ['demand', /Ireland/],
+      ['breeds', /Labrador Retriever/],
       ['team', /vera@kennect\.app/],
       ['webhooks', /hooks\.example\.com/],
     ] as const) {

@@ -14,11 +14,61 @@ CREATE TABLE signup_breeds (
   side        text CONSTRAINT signup_breeds_side CHECK (side IN ('stud', 'dam', 'both', 'seeker')),
   tests       text[] NOT NULL DEFAULT '{}',
   other_tests text CONSTRAINT signup_breeds_other_tests CHECK (char_length(other_tests) <= 120),
+  -- The sign-up's country and whether it counts (confirmed, subscribed), kept here by the trigger
+  -- on waitlist below, so the meters' counts follow every change without reading the sign-up.
+  country     text NOT NULL DEFAULT '',
+  counted     boolean NOT NULL DEFAULT false,
   PRIMARY KEY (signup_id, position)
 );
 -- The meters count by breed; the operators' list of unknown names groups by key.
 CREATE INDEX signup_breeds_breed ON signup_breeds (breed, side, signup_id) WHERE breed IS NOT NULL;
 CREATE INDEX signup_breeds_unmatched ON signup_breeds (name_key) WHERE breed IS NULL;
+
+-- The meters (docs/breeds.md): counted profiles per breed and country ('' when not said), kept by
+-- the triggers below as profiles, confirmations, countries and mappings change, so reading them
+-- costs nothing however long the list.
+CREATE TABLE breed_counts (
+  breed    text NOT NULL,
+  country  text NOT NULL,
+  studs    integer NOT NULL DEFAULT 0,
+  dams     integer NOT NULL DEFAULT 0,
+  seekers  integer NOT NULL DEFAULT 0,
+  profiles integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (breed, country)
+);
+
+CREATE FUNCTION breed_counts_add(b text, c text, s text, delta integer) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO breed_counts (breed, country, studs, dams, seekers, profiles)
+  VALUES (b, c, CASE WHEN s IN ('stud', 'both') THEN delta ELSE 0 END, CASE WHEN s IN ('dam', 'both') THEN delta ELSE 0 END,
+    CASE WHEN s = 'seeker' THEN delta ELSE 0 END, delta)
+  ON CONFLICT (breed, country) DO UPDATE SET studs = breed_counts.studs + excluded.studs, dams = breed_counts.dams + excluded.dams,
+    seekers = breed_counts.seekers + excluded.seekers, profiles = breed_counts.profiles + excluded.profiles
+$$;
+
+CREATE FUNCTION signup_breeds_count() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') AND OLD.counted AND OLD.breed IS NOT NULL THEN
+    PERFORM breed_counts_add(OLD.breed, OLD.country, OLD.side, -1);
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.counted AND NEW.breed IS NOT NULL THEN
+    PERFORM breed_counts_add(NEW.breed, NEW.country, NEW.side, 1);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER signup_breeds_count AFTER INSERT OR DELETE OR UPDATE OF breed, side, country, counted ON signup_breeds
+  FOR EACH ROW EXECUTE FUNCTION signup_breeds_count();
+
+-- A sign-up confirmed, stopping e-mails or moving: its breeds' rows follow (and the counts with them).
+CREATE FUNCTION signup_breeds_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF (OLD.confirmed_at IS NULL, OLD.unsubscribed_at IS NULL, OLD.country) IS DISTINCT FROM (NEW.confirmed_at IS NULL, NEW.unsubscribed_at IS NULL, NEW.country) THEN
+    UPDATE signup_breeds SET country = coalesce(NEW.country, ''), counted = (NEW.confirmed_at IS NOT NULL AND NEW.unsubscribed_at IS NULL)
+    WHERE signup_id = NEW.id;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER signup_breeds_follow AFTER UPDATE OF confirmed_at, unsubscribed_at, country ON waitlist
+  FOR EACH ROW EXECUTE FUNCTION signup_breeds_follow();
 
 -- A name the catalogue does not know, mapped by an operator to a breed: it holds for later sign-ups too.
 CREATE TABLE breed_mappings (
@@ -34,8 +84,9 @@ ALTER TABLE waitlist
   ADD COLUMN breed_sides jsonb NOT NULL DEFAULT '[]';
 
 -- The free-text breeds named so far, one row each; the server matches them at its next start.
-INSERT INTO signup_breeds (signup_id, position, name)
-  SELECT waitlist.id, named.position, named.name FROM waitlist, unnest(waitlist.breeds) WITH ORDINALITY AS named (name, position)
+INSERT INTO signup_breeds (signup_id, position, name, country, counted)
+  SELECT waitlist.id, named.position, named.name, coalesce(waitlist.country, ''), waitlist.confirmed_at IS NOT NULL AND waitlist.unsubscribed_at IS NULL
+  FROM waitlist, unnest(waitlist.breeds) WITH ORDINALITY AS named (name, position)
   WHERE named.position <= 5 AND char_length(named.name) BETWEEN 1 AND 60;
 
 -- Sign-up events carry the ids and sides; a change of them is a profile update.

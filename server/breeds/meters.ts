@@ -28,8 +28,10 @@ export interface Counted {
 }
 
 export interface BreedMeters {
-  /** The counts and targets, at most a minute old. */
+  /** The counts and targets, at most a minute old (the public's). */
   counted(): Promise<Counted>
+  /** The counts and targets now (the team's: reading the kept counts costs little). */
+  fresh(): Promise<Counted>
   /** Targets or mappings changed: the next read counts again. */
   changed(): void
 }
@@ -54,6 +56,7 @@ export function createBreedMeters(store: BreedStore, now: () => number = Date.no
       }
       return cached.value
     },
+    fresh: async () => (await count()).value,
     changed: () => {
       generation += 1
       cached = undefined

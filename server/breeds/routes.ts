@@ -67,13 +67,13 @@ export async function breedRoutes(app: FastifyInstance) {
     '/breeds',
     { config: { permission: 'figures:read' }, schema: { querystring: filterSchema } },
     async (request): Promise<BreedMetersAnswer & { countedAt: string }> => {
-      const counted = await app.breedMeters.counted()
+      const counted = await app.breedMeters.fresh()
       return { breeds: filtered(breedMetersOf(counted), request.query as Filter), countedAt: counted.countedAt }
     },
   )
 
   app.get('/breeds.csv', { config: { permission: 'figures:read' }, schema: { querystring: filterSchema } }, async (request, reply) => {
-    const counted = await app.breedMeters.counted()
+    const counted = await app.breedMeters.fresh()
     const lines = [CSV_COLUMNS.join(',')]
     for (const meter of filtered(breedMetersOf(counted), request.query as Filter)) {
       const line = (country: string, row: { studs: number; dams: number; seekers: number; profiles: number; ready: boolean }) =>

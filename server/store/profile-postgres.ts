@@ -40,14 +40,6 @@ export function saveProfile(pool: pg.Pool, id: number, profile: ProfileToSave): 
     }
     const breeds = profile.breeds.map((entry) => ({ ...entry, breed: entry.breed ?? mapped.get(entry.key) ?? null }))
     await client.query('DELETE FROM signup_breeds WHERE signup_id = $1', [id])
-    if (breeds.length > 0) {
-      await client.query(
-        `INSERT INTO signup_breeds (signup_id, position, name, name_key, breed, side, tests, other_tests)
-         SELECT $1, entry.position, entry.name, entry.key, entry.breed, entry.side, ARRAY(SELECT jsonb_array_elements_text(entry.tests)), entry.other
-         FROM jsonb_to_recordset($2) AS entry (position int, name text, key text, breed text, side text, tests jsonb, other text)`,
-        [id, JSON.stringify(breeds.map((entry, i) => ({ ...entry, position: i + 1, other: entry.otherTests })))],
-      )
-    }
     await client.query(
       'UPDATE waitlist SET role = $2, breeds = $3, country = $4, kennel_club = $5, litters = $6, breed_sides = $7 WHERE id = $1',
       [
@@ -60,16 +52,22 @@ export function saveProfile(pool: pg.Pool, id: number, profile: ProfileToSave): 
         JSON.stringify(breedSides(breeds)),
       ],
     )
+    // The sign-up's country and whether it counts come with each row (the meters' triggers read them there).
+    if (breeds.length > 0) {
+      await client.query(
+        `INSERT INTO signup_breeds (signup_id, position, name, name_key, breed, side, tests, other_tests, country, counted)
+         SELECT $1, entry.position, entry.name, entry.key, entry.breed, entry.side, ARRAY(SELECT jsonb_array_elements_text(entry.tests)), entry.other,
+           coalesce(waitlist.country, ''), waitlist.confirmed_at IS NOT NULL AND waitlist.unsubscribed_at IS NULL
+         FROM jsonb_to_recordset($2) AS entry (position int, name text, key text, breed text, side text, tests jsonb, other text), waitlist
+         WHERE waitlist.id = $1`,
+        [id, JSON.stringify(breeds.map((entry, i) => ({ ...entry, position: i + 1, other: entry.otherTests })))],
+      )
+    }
   })
 }
 
-/** Confirmed, subscribed profiles naming a known breed, per breed and country. */
-const COUNTS = `SELECT signup_breeds.breed AS breed, waitlist.country AS country,
-    count(*) FILTER (WHERE side IN ('stud', 'both'))::int AS studs, count(*) FILTER (WHERE side IN ('dam', 'both'))::int AS dams,
-    count(*) FILTER (WHERE side = 'seeker')::int AS seekers, count(*)::int AS profiles
-  FROM signup_breeds JOIN waitlist ON waitlist.id = signup_breeds.signup_id
-  WHERE signup_breeds.breed IS NOT NULL AND waitlist.confirmed_at IS NOT NULL AND waitlist.unsubscribed_at IS NULL
-  GROUP BY signup_breeds.breed, waitlist.country`
+/** Confirmed, subscribed profiles naming a known breed, per breed and country: kept by the triggers of db/postgres/010. */
+const COUNTS = `SELECT breed, nullif(country, '') AS country, studs, dams, seekers, profiles FROM breed_counts WHERE profiles > 0`
 
 export function createPostgresBreeds(pool: pg.Pool, run: Run): BreedStore & { readyOn(db: Queryable): Promise<string[]> } {
   const countsOn = async (db: Queryable) => (await db.query<BreedCount>(COUNTS)).rows

@@ -19,9 +19,12 @@ export function createSqliteProfiles(db: Database.Database) {
   const rows = db.prepare('SELECT name, breed, side, tests, other_tests FROM signup_breeds WHERE signup_id = ? ORDER BY position')
   const mapped = db.prepare('SELECT breed FROM breed_mappings WHERE name_key = ?').pluck()
   const clear = db.prepare('DELETE FROM signup_breeds WHERE signup_id = ?')
+  // The sign-up's country and whether it counts come with each row (the meters' triggers read them there).
   const insert = db.prepare(
-    `INSERT INTO signup_breeds (signup_id, position, name, name_key, breed, side, tests, other_tests)
-     VALUES (@id, @position, @name, @key, @breed, @side, @tests, @otherTests)`,
+    `INSERT INTO signup_breeds (signup_id, position, name, name_key, breed, side, tests, other_tests, country, counted)
+     SELECT @id, @position, @name, @key, @breed, @side, @tests, @otherTests, coalesce(country, ''),
+       confirmed_at IS NOT NULL AND unsubscribed_at IS NULL
+     FROM waitlist WHERE id = @id`,
   )
   const update = db.prepare(
     `UPDATE waitlist SET role = @role, breeds = @breeds, country = @country, kennel_club = @club, litters = @litters, breed_sides = @sides
@@ -33,9 +36,6 @@ export function createSqliteProfiles(db: Database.Database) {
       breed: entry.breed ?? (mapped.get(entry.key) as string | undefined) ?? null,
     }))
     clear.run(id)
-    breeds.forEach((entry, i) =>
-      insert.run({ id, position: i + 1, ...entry, tests: JSON.stringify(entry.tests), otherTests: entry.otherTests }),
-    )
     update.run({
       id,
       role: profile.role,
@@ -45,6 +45,9 @@ export function createSqliteProfiles(db: Database.Database) {
       litters: profile.litters,
       sides: JSON.stringify(breedSides(breeds)),
     })
+    breeds.forEach((entry, i) =>
+      insert.run({ id, position: i + 1, ...entry, tests: JSON.stringify(entry.tests), otherTests: entry.otherTests }),
+    )
   })
   return {
     /** The whole profile of a sign-up (undefined when there is none). */
@@ -61,12 +64,8 @@ export function createSqliteProfiles(db: Database.Database) {
   }
 }
 
-/** Confirmed, subscribed profiles naming a known breed, per breed and country. */
-const COUNTS = `SELECT signup_breeds.breed AS breed, waitlist.country AS country,
-    sum(side IN ('stud', 'both')) AS studs, sum(side IN ('dam', 'both')) AS dams, sum(side = 'seeker') AS seekers, count(*) AS profiles
-  FROM signup_breeds JOIN waitlist ON waitlist.id = signup_breeds.signup_id
-  WHERE signup_breeds.breed IS NOT NULL AND waitlist.confirmed_at IS NOT NULL AND waitlist.unsubscribed_at IS NULL
-  GROUP BY signup_breeds.breed, waitlist.country`
+/** Confirmed, subscribed profiles naming a known breed, per breed and country: kept by the triggers of db/sqlite/010. */
+const COUNTS = `SELECT breed, nullif(country, '') AS country, studs, dams, seekers, profiles FROM breed_counts WHERE profiles > 0`
 
 export function createSqliteBreeds(db: Database.Database, run: Run): BreedStore & { readyNow(): string[] } {
   const writeAudit = auditWriter(db)

@@ -232,14 +232,18 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
         expect(answer.status, JSON.stringify(bad)).toBe(400)
       }
       expect(await (await admin('/breeds/targets')).json()).toEqual({ default: { studs: 20, dams: 20 }, breeds: {} })
-      await seed('pug', [
+      const [firstPug] = await seed('pug', [
         ...many(2, { role: 'breeder', breeds: [{ name: 'Pug', side: 'both' }], country: 'FR' }),
         { role: 'breeder', breeds: [{ name: 'Pug', side: 'stud' }], country: 'DE' },
         { role: 'breeder', breeds: [{ name: 'Otterhound', side: 'stud' }], country: 'GB' },
         { role: 'breeder', breeds: [{ name: 'Otterhound', side: 'dam' }], country: 'IE' },
       ])
       // Unconfirmed and unsubscribed profiles do not count.
-      await seed('pug-unconfirmed', [{ role: 'breeder', breeds: [{ name: 'Pug', side: 'both' }], country: 'DE' }], false)
+      const [unconfirmed] = await seed(
+        'pug-unconfirmed',
+        [{ role: 'breeder', breeds: [{ name: 'Pug', side: 'both' }], country: 'DE' }],
+        false,
+      )
       const [gone] = await seed('pug-gone', [{ role: 'breeder', breeds: [{ name: 'Pug', side: 'dam' }], country: 'DE' }])
       await server.app.store.visitors.setSubscribed(gone ?? 0, false)
       const targets: BreedTargets = { default: { studs: 2, dams: 2 }, breeds: { otterhound: { studs: 1, dams: 1 } } }
@@ -267,6 +271,13 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
         '"pug","Pug","FR","2","2","0","2","2","2","yes"',
         '"pug","Pug","DE","1","0","0","1","2","2","no"',
         '"pug","Pug","all","3","2","0","3","2","2","yes"',
+      ])
+      // The counts follow a confirmation after the profile, and a deletion.
+      await server.app.store.visitors.confirm(unconfirmed ?? 0)
+      await server.app.store.visitors.remove(firstPug ?? 0)
+      expect((await breedsAnswer('?breed=pug')).breeds[0]?.countries).toEqual([
+        { country: 'DE', studs: 2, dams: 1, seekers: 0, profiles: 2, ready: false },
+        { country: 'FR', studs: 1, dams: 1, seekers: 0, profiles: 1, ready: false },
       ])
     },
   )
