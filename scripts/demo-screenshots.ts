@@ -160,7 +160,7 @@ try {
     }
     for (const [view, wait] of [
       ['demand', /Ireland/],
-      ['breeds', /Labrador Retriever/],
+      ['breeds', /Names the catalogue missed/],
       ['team', /vera@kennect\.app/],
       ['webhooks', /hooks\.example\.com/],
     ] as const) {
