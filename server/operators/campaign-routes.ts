@@ -1,8 +1,9 @@
 // The demand map and campaigns for the launch team (docs/decisions/013-campaigns.md), under
 // /admin/api and its token. A campaign is made as a draft (counted and rendered) or sent at once;
 // sending queues one outbox row per recipient in one transaction, never twice per recipient.
-import { SEGMENT_SIDES } from '../../contract/breed-meters.js'
 import type { FastifyInstance } from 'fastify'
+import { SEGMENT_SIDES } from '../../contract/breed-meters.js'
+import { isBreedId } from '../breeds/catalogue.js'
 import { randomUUID } from 'node:crypto'
 import type { CampaignDraft, CampaignProgress, CampaignRequest, CampaignWritten, Segment } from '../../contract/campaigns.js'
 import { MAX_MARKDOWN_LENGTH, MAX_SUBJECT_LENGTH } from '../../contract/campaigns.js'
@@ -74,12 +75,22 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
     return progress
   }
 
-  app.get('/segments', { config: { permission: 'figures:read' } }, async (request) => {
-    const segments = await app.store.segments()
-    // The figures without addresses for a role that may not read them (a viewer).
-    if (can(callerOf(request).role, 'signups:read')) return segments
-    return { ...segments, topInviters: segments.topInviters.map((inviter) => ({ ...inviter, email: '' })) }
-  })
+  app.get(
+    '/segments',
+    {
+      config: { permission: 'figures:read' },
+      schema: { querystring: { type: 'object', additionalProperties: false, properties: { breed: { type: 'string', maxLength: 80 } } } },
+    },
+    async (request) => {
+      const { breed } = request.query as { breed?: string }
+      if (breed !== undefined && !isBreedId(breed))
+        throw new HttpError(400, 'invalid_breed', `breed: not a breed of the catalogue, got ${JSON.stringify(breed)}`)
+      const segments = await app.store.segments(breed ?? null)
+      // The figures without addresses for a role that may not read them (a viewer).
+      if (can(callerOf(request).role, 'signups:read')) return segments
+      return { ...segments, topInviters: segments.topInviters.map((inviter) => ({ ...inviter, email: '' })) }
+    },
+  )
 
   app.get('/campaigns', { config: { permission: 'figures:read' } }, async () => app.store.campaigns.list())
   // What the composer needs to know of the server: whether {{app_store_url}} has somewhere to go.

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { checkLaunchTargets, type Funnel, type LaunchTargets, MAX_FUNNEL_DAYS } from '../../contract/growth.js'
 import { HttpError } from '../http/errors.js'
 import { auditOf } from '../team/auth.js'
+import { isBreedId } from '../breeds/catalogue.js'
 
 /** How many days the funnel shows when not told. */
 const DEFAULT_FUNNEL_DAYS = 30
@@ -55,15 +56,21 @@ export async function growthRoutes(app: FastifyInstance) {
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { since: { type: 'string', maxLength: 10 }, until: { type: 'string', maxLength: 10 } },
+          properties: {
+            since: { type: 'string', maxLength: 10 },
+            until: { type: 'string', maxLength: 10 },
+            breed: { type: 'string', maxLength: 80 },
+          },
         },
       },
     },
     async (request): Promise<Funnel> => {
-      const query = request.query as { since?: string; until?: string }
+      const query = request.query as { since?: string; until?: string; breed?: string }
       const { since, until } = funnelRange(query.since, query.until)
+      if (query.breed !== undefined && !isBreedId(query.breed))
+        throw new HttpError(400, 'invalid_breed', `breed: not a breed of the catalogue, got ${JSON.stringify(query.breed)}`)
       await app.views.flush() // this very second's views are in the answer
-      return app.store.growth.funnel(since, until)
+      return app.store.growth.funnel(since, until, query.breed ?? null)
     },
   )
 }

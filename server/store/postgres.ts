@@ -1,7 +1,6 @@
 import pg from 'pg'
 import { randomBytes } from 'node:crypto'
 import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
-import type { Segments } from '../../contract/campaigns.js'
 import type { Locale } from '../../contract/locales.js'
 import { DAILY_INVITE_CREDITS, DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../contract/growth.js'
 import { mailboxKey } from '../growth/mailbox.js'
@@ -10,13 +9,14 @@ import { StartupError } from '../startup-error.js'
 import type { WindowCount, WindowCounters, WindowHit } from './counters.js'
 import { funnelOf } from './funnel.js'
 import { createGroupCommit, type Outcome } from './group-commit.js'
-import { LAUNCH_TARGETS_KEY, metersOf, readyCountries, storedTargets } from './launch.js'
+import { LAUNCH_TARGETS_KEY, readyCountries, storedTargets } from './launch.js'
 import { migrate } from './migrate.js'
 import { inTransaction, iso, type Run } from './pg-common.js'
 import { createPostgresTeam, writeAudit } from './team-postgres.js'
 import { createPostgresWebhooks } from './webhooks-postgres.js'
 import { createPostgresCampaigns } from './campaigns-postgres.js'
 import { createPostgresBreeds, readProfile, saveProfile } from './profile-postgres.js'
+import { postgresDemandMap } from './demand-postgres.js'
 import {
   type AddResult,
   type ClaimedMail,
@@ -285,7 +285,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     growth,
     team: createPostgresTeam(pool, run),
     webhooks: createPostgresWebhooks(pool, run),
-    segments: () => run(() => segments(pool, growth)),
+    segments: (breed) => run(() => postgresDemandMap(pool, growth, breed ?? null)),
     counters: {
       hit: (windows) => Promise.all(windows.map((window) => counterHits.submit(window))),
       peek: (key) =>
@@ -621,52 +621,10 @@ function createOutbox(pool: pg.Pool, run: Run): OutboxStore {
 }
 
 /** How many inviters the demand map lists. */
-const TOP_INVITERS = 10
-
-async function segments(pool: pg.Pool, growth: PostgresGrowth): Promise<Segments> {
-  // Counts as int: pg reads bigint as text.
-  const totals = await pool.query<{ total: number; confirmed: number; unsubscribed: number }>(
-    'SELECT count(*)::int AS total, count(confirmed_at)::int AS confirmed, count(unsubscribed_at)::int AS unsubscribed FROM waitlist',
-  )
-  const byRoleCountry = await pool.query<Segments['byRoleCountry'][number]>(
-    `SELECT role, country, count(confirmed_at)::int AS confirmed, (count(*) - count(confirmed_at))::int AS unconfirmed
-     FROM waitlist WHERE unsubscribed_at IS NULL GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
-  )
-  const byCountry = await pool.query<Segments['byCountry'][number]>(
-    `SELECT country, count(*) FILTER (WHERE role = 'breeder')::int AS breeders, count(*) FILTER (WHERE role = 'owner')::int AS owners,
-       count(*) FILTER (WHERE role = 'club')::int AS clubs, count(*) FILTER (WHERE role = 'enthusiast')::int AS enthusiasts,
-       count(*) FILTER (WHERE role IS NULL)::int AS unsaid, count(*)::int AS total
-     FROM waitlist WHERE unsubscribed_at IS NULL GROUP BY country ORDER BY total DESC, country LIMIT 50`,
-  )
-  const topBreeds = await pool.query<Segments['topBreeds'][number]>(
-    `SELECT min(named) AS breed, count(*) FILTER (WHERE role = 'breeder')::int AS breeders, count(*) FILTER (WHERE role = 'owner')::int AS owners,
-       count(*) FILTER (WHERE role IS DISTINCT FROM 'breeder' AND role IS DISTINCT FROM 'owner')::int AS others, count(*)::int AS total
-     FROM waitlist, unnest(breeds) AS named WHERE unsubscribed_at IS NULL
-     GROUP BY lower(named) ORDER BY total DESC, breed LIMIT 20`,
-  )
-  const total = totals.rows[0] ?? { total: 0, confirmed: 0, unsubscribed: 0 }
-  const targets = await growth.targetsOn(pool)
-  return {
-    ...total,
-    byRoleCountry: byRoleCountry.rows,
-    byCountry: byCountry.rows,
-    topBreeds: topBreeds.rows,
-    meters: metersOf(await growth.countsOn(pool), targets),
-    targets,
-    topInviters: await growth.topInvitersOn(pool, TOP_INVITERS),
-    byLocale: (
-      await pool.query<Segments['byLocale'][number]>(
-        `SELECT locale, count(*)::int AS total, count(confirmed_at)::int AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL
-         GROUP BY locale ORDER BY total DESC, locale`,
-      )
-    ).rows,
-  }
-}
-
 type Queryable = pg.Pool | pg.PoolClient
 
 /** The growth store, and what the other parts of this store ask of it on their own connections. */
-interface PostgresGrowth extends GrowthStore {
+export interface PostgresGrowth extends GrowthStore {
   targetsOn(db: Queryable): Promise<ReturnType<typeof storedTargets>>
   countsOn(db: Queryable, country?: string | null): Promise<CountryCount[]>
   readyOn(db: Queryable): Promise<string[]>
@@ -787,7 +745,7 @@ function createGrowth(pool: pg.Pool, run: Run): PostgresGrowth {
           candidates.map((c) => c.hash),
         ])
       }),
-    funnel: (since, until) =>
+    funnel: (since, until, breed = null) =>
       run(async () => {
         const range = [since, until]
         const perDay = await pool.query<{ day: string; views: string; visitors: string }>(
@@ -805,16 +763,16 @@ function createGrowth(pool: pg.Pool, run: Run): PostgresGrowth {
              count(*) FILTER (WHERE role IS NOT NULL OR country IS NOT NULL OR cardinality(breeds) > 0)::int AS profiled,
              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL))::int AS inviters
            FROM waitlist
-           WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC'
+           WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC' AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $3))
            GROUP BY 1`,
-          range,
+          [...range, breed],
         )
         const cohortsPerSource = await pool.query<Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>>(
           `SELECT coalesce(utm_source, referrer, '${DIRECT_SOURCE}') AS source, count(*)::int AS signups, count(confirmed_at)::int AS confirmed
            FROM waitlist
-           WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC'
+           WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC' AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $3))
            GROUP BY 1`,
-          range,
+          [...range, breed],
         )
         return funnelOf(perDay.rows, perSource.rows, cohortsPerDay.rows, cohortsPerSource.rows, since, until)
       }),

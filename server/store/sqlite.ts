@@ -3,7 +3,6 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { MAIL_STATES, type MailState } from '../../contract/admin-api.js'
-import type { Segments } from '../../contract/campaigns.js'
 import { DAILY_INVITE_CREDITS, DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../contract/growth.js'
 import type { Locale } from '../../contract/locales.js'
 import { mailboxKey } from '../growth/mailbox.js'
@@ -11,7 +10,7 @@ import { hashToken, newInviteCode, newToken } from '../secrets.js'
 import { StartupError } from '../startup-error.js'
 import { createMemoryCounters } from './counters.js'
 import { createGroupCommit, type Outcome } from './group-commit.js'
-import { LAUNCH_TARGETS_KEY, metersOf, readyCountries, storedTargets } from './launch.js'
+import { LAUNCH_TARGETS_KEY, readyCountries, storedTargets } from './launch.js'
 import { migrate } from './migrate.js'
 import {
   type AddResult,
@@ -38,6 +37,7 @@ import { auditWriter, createSqliteTeam } from './team-sqlite.js'
 import { createSqliteWebhooks } from './webhooks-sqlite.js'
 import { createSqliteCampaigns } from './campaigns-sqlite.js'
 import { createSqliteBreeds, createSqliteProfiles } from './profile-sqlite.js'
+import { sqliteDemandMap } from './demand-sqlite.js'
 
 const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
     confirmed_at, unsubscribed_at, role, breeds, country, invited_by, locale,
@@ -267,7 +267,7 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     growth,
     team: createSqliteTeam(db, run),
     webhooks: createSqliteWebhooks(db, run),
-    segments: () => run(() => segments(db, growth)),
+    segments: (breed) => run(() => sqliteDemandMap(db, growth, breed ?? null)),
     close: async () => {
       if (closed) return
       closed = true
@@ -492,58 +492,8 @@ function createOutbox(db: Database.Database, run: Run): OutboxStore {
 }
 
 /** How many inviters the demand map lists. */
-const TOP_INVITERS = 10
-
-function segments(db: Database.Database, growth: SqliteGrowth): Segments {
-  const totals = db
-    .prepare('SELECT count(*) AS total, count(confirmed_at) AS confirmed, count(unsubscribed_at) AS unsubscribed FROM waitlist')
-    .get() as {
-    total: number
-    confirmed: number
-    unsubscribed: number
-  }
-  const byRoleCountry = db
-    .prepare(
-      `SELECT role, country, count(confirmed_at) AS confirmed, count(*) - count(confirmed_at) AS unconfirmed
-       FROM waitlist WHERE unsubscribed_at IS NULL GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
-    )
-    .all() as Segments['byRoleCountry']
-  const byCountry = db
-    .prepare(
-      `SELECT country, sum(role = 'breeder') AS breeders, sum(role = 'owner') AS owners, sum(role = 'club') AS clubs,
-         sum(role = 'enthusiast') AS enthusiasts, sum(role IS NULL) AS unsaid, count(*) AS total
-       FROM waitlist WHERE unsubscribed_at IS NULL GROUP BY country ORDER BY total DESC, country LIMIT 50`,
-    )
-    .all() as Segments['byCountry']
-  const topBreeds = db
-    .prepare(
-      `SELECT min(named.value) AS breed, sum(role = 'breeder') AS breeders, sum(role = 'owner') AS owners,
-         sum(role IS NOT 'breeder' AND role IS NOT 'owner') AS others, count(*) AS total
-       FROM waitlist, json_each(waitlist.breeds) AS named WHERE unsubscribed_at IS NULL
-       GROUP BY lower(named.value) ORDER BY total DESC, breed LIMIT 20`,
-    )
-    .all() as Segments['topBreeds']
-  const targets = growth.targetsNow()
-  const byLocale = db
-    .prepare(
-      `SELECT locale, count(*) AS total, count(confirmed_at) AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL
-       GROUP BY locale ORDER BY total DESC, locale`,
-    )
-    .all() as Segments['byLocale']
-  return {
-    ...totals,
-    byLocale,
-    byRoleCountry,
-    byCountry,
-    topBreeds,
-    meters: metersOf(growth.countsNow(), targets),
-    targets,
-    topInviters: growth.topInvitersNow(TOP_INVITERS),
-  }
-}
-
 /** The growth store, and what the other parts of this store ask of it inside their own transactions. */
-interface SqliteGrowth extends GrowthStore {
+export interface SqliteGrowth extends GrowthStore {
   targetsNow(): ReturnType<typeof storedTargets>
   countsNow(): CountryCount[]
   readyNow(): string[]
@@ -588,11 +538,11 @@ function createGrowth(db: Database.Database, run: Run): SqliteGrowth {
     `SELECT substr(created_at, 1, 10) AS day, count(*) AS signups, count(confirmed_at) AS confirmed,
        coalesce(sum(role IS NOT NULL OR country IS NOT NULL OR breeds <> '[]'), 0) AS profiled,
        coalesce(sum(EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL)), 0) AS inviters
-     FROM waitlist WHERE created_at >= @start AND created_at < @end GROUP BY day`,
+     FROM waitlist WHERE created_at >= @start AND created_at < @end AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed)) GROUP BY day`,
   )
   const cohortsPerSource = db.prepare(
     `SELECT coalesce(utm_source, referrer, '${DIRECT_SOURCE}') AS source, count(*) AS signups, count(confirmed_at) AS confirmed
-     FROM waitlist WHERE created_at >= @start AND created_at < @end GROUP BY 1`,
+     FROM waitlist WHERE created_at >= @start AND created_at < @end AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed)) GROUP BY 1`,
   )
   // The day's key and the hashes seen: this process's memory only (one process per SQLite file).
   const keys = new Map<string, Buffer>()
@@ -647,9 +597,9 @@ function createGrowth(db: Database.Database, run: Run): SqliteGrowth {
         forgetPastDaysNow()
         addViews(batch)
       }),
-    funnel: (since, until) =>
+    funnel: (since, until, breed = null) =>
       run(() => {
-        const range = { since, until, start: `${since}T00:00:00.000Z`, end: utcDay(`${until}T00:00:00.000Z`).end }
+        const range = { since, until, start: `${since}T00:00:00.000Z`, end: utcDay(`${until}T00:00:00.000Z`).end, breed }
         return funnelOf(
           viewsPerDay.all(range) as Pick<FunnelDay, 'day' | 'views' | 'visitors'>[],
           viewsPerSource.all(range) as Pick<FunnelSource, 'source' | 'views' | 'visitors'>[],

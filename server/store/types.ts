@@ -234,7 +234,8 @@ export interface GrowthStore {
   /** Drops the keys and visitors' hashes of the days that are over (the store also does it every minute). */
   forgetPastDays(): Promise<void>
   /** Views, visitors and the sign-ups' cohorts per UTC day from `since` to `until` (inclusive), and per source. */
-  funnel(since: string, until: string): Promise<Funnel>
+  /** `breed`: only the sign-ups that named it (a catalogue id) in the cohorts; views are everyone's. */
+  funnel(since: string, until: string, breed?: string | null): Promise<Funnel>
   /** The sign-ups whose links brought the most credited confirmations. */
   topInviters(limit: number): Promise<{ id: number; email: string; joined: number; confirmed: number }[]>
 }
@@ -262,8 +263,8 @@ export interface WaitlistStore {
   readonly team: TeamStore
   readonly webhooks: WebhookStore
   readonly breeds: BreedStore
-  /** The demand map: who waits where, for which breeds (unsubscribed addresses left out). */
-  segments(): Promise<Segments>
+  /** The demand map: who waits where, for which breeds (unsubscribed addresses left out); with a breed id, its people only. */
+  segments(breed?: string | null): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */
   close(): Promise<void>
 }

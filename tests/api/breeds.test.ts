@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BreedMetersAnswer, BreedTargets, UnmatchedAnswer } from '../../contract/breed-meters'
-import type { LaunchAnswer } from '../../contract/growth'
+import type { Segments } from '../../contract/campaigns'
+import type { Funnel, LaunchAnswer } from '../../contract/growth'
 import { migrationsDir } from '../../server/paths'
 import { confirmOnPage, joinWithLink } from '../support/page-links'
 import { createTestSchema } from '../support/postgres'
@@ -304,6 +305,40 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
     })
     const page = await (await fetch(`${server.url}/me/${token}`)).text()
     expect(page).toContain('Retriever du labrador : moins de 10 éleveurs avec un étalon, 10 éleveurs avec une lice.')
+  })
+
+  it.skipIf(!available)('filters the demand map and the funnel by breed; views stay everyone’s', async () => {
+    await start()
+    await seed('map-pug', many(3, { role: 'breeder', breeds: [{ name: 'Pug', side: 'dam' }], country: 'FR' }))
+    await seed('map-lab', many(2, { role: 'owner', breeds: [{ name: 'Labrador', side: 'seeker' }], country: 'DE' }))
+    await seed('map-none', [{ role: 'owner', breeds: [], country: 'DE' }], false)
+    const segments = async (query: string) => {
+      const answer = await admin(`/segments${query}`)
+      expect(answer.status, query).toBe(200)
+      return (await answer.json()) as Segments
+    }
+    const all = await segments('')
+    expect(all.total).toBe(6)
+    const pugs = await segments('?breed=pug')
+    expect({ total: pugs.total, confirmed: pugs.confirmed }).toEqual({ total: 3, confirmed: 3 })
+    expect(pugs.byCountry.map((c) => [c.country, c.breeders, c.total])).toEqual([['FR', 3, 3]])
+    expect(pugs.topBreeds.map((b) => [b.breed, b.total])).toEqual([['Pug', 3]])
+    expect(pugs.byRoleCountry).toEqual([{ role: 'breeder', country: 'FR', confirmed: 3, unconfirmed: 0 }])
+    // The launch meters are everyone's.
+    expect(pugs.meters).toEqual(all.meters)
+    expect((await admin('/segments?breed=no-such-breed')).status).toBe(400)
+    const today = new Date().toISOString().slice(0, 10)
+    await fetch(`${server.url}/`, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' } })
+    const funnel = async (query: string) => {
+      const answer = await admin(`/funnel?since=${today}&until=${today}${query}`)
+      expect(answer.status, query).toBe(200)
+      return ((await answer.json()) as Funnel).days[0]
+    }
+    const everyone = await funnel('')
+    const labradors = await funnel('&breed=labrador-retriever')
+    expect(everyone).toMatchObject({ signups: 6, confirmed: 5, profiled: 6 })
+    expect(labradors).toMatchObject({ signups: 2, confirmed: 2, profiled: 2, views: everyone?.views, visitors: everyone?.visitors })
+    expect((await admin(`/funnel?breed=nope`)).status).toBe(400)
   })
 
   it.skipIf(!available)('segments a campaign by breed (id or name), side and ready breeds', async () => {
