@@ -23,6 +23,7 @@ import type { AdminApiRoute } from './team/auth.js'
 import { clientDir, landingWordsPath, visitorDir } from './paths.js'
 import { createLaunchMeters, type LaunchMeters, launchRoutes } from './growth/launch.js'
 import { readBreedName } from './breeds/catalogue.js'
+import { dkimKey } from './mail/dkim.js'
 import { type BreedMeters, createBreedMeters } from './breeds/meters.js'
 import { createViewCounter, type ViewCounter } from './growth/views.js'
 import { createWaitingTotal, type WaitingTotal } from './growth/waiting.js'
@@ -127,7 +128,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Breed names copied by a migration are read by the catalogue once (docs/breeds.md).
   const copiedBreeds = await store.breeds.readCopied(readBreedName)
   if (copiedBreeds > 0) app.log.info({ names: copiedBreeds }, 'breeds: names copied from earlier profiles read by the catalogue')
-  const transport = createTransport(config.SMTP_URL, config.MAIL_DIR)
+  const transport = createTransport(
+    config.SMTP_URL,
+    config.MAIL_DIR,
+    dkimKey(config.DKIM_PRIVATE_KEY, config.DKIM_SELECTOR, config.MAIL_FROM),
+  )
   const visitorPages = await loadVisitorPages(visitorDir)
   const productName = visitorPages?.site.productName ?? 'Kennect'
   let listeningAt = `http://localhost:${config.PORT}`

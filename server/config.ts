@@ -1,6 +1,16 @@
 // The only module that reads the environment. Every variable is validated at start-up, and a bad
 // start names every wrong variable in one message before anything is opened.
+import { createPrivateKey } from 'node:crypto'
 import { z } from 'zod'
+import { readPem } from './mail/dkim.js'
+
+const isPrivateKey = (pem: string): boolean => {
+  try {
+    return createPrivateKey(pem).type === 'private'
+  } catch {
+    return false
+  }
+}
 
 const optionalText = z
   .string()
@@ -83,6 +93,19 @@ const schema = z.object({
     .refine((from) => /^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from), {
       message: 'expected an address, optionally with a name: Kennect <hello@kennect.app>',
     }),
+  /** DKIM: the private key (a PEM, or the path of a file holding one) every mail is signed with, for MAIL_FROM's domain. */
+  DKIM_PRIVATE_KEY: optionalText
+    .transform((value) => (value === undefined ? undefined : readPem(value)))
+    .refine((pem) => pem === undefined || isPrivateKey(pem), {
+      message: 'expected a private key in PEM (-----BEGIN PRIVATE KEY-----…) or the path of a readable file holding one',
+    }),
+  /** DKIM: the selector its public key is published under (`<selector>._domainkey.<domain>`). */
+  DKIM_SELECTOR: optionalText.refine(
+    (selector) => selector === undefined || /^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/.test(selector),
+    {
+      message: 'expected a DNS label such as kennect1',
+    },
+  ),
   /** Without SMTP_URL, each mail is written here as an .eml file (the admin page lists them). */
   MAIL_DIR: z.string().trim().min(1).default('data/mail'),
   /** Where campaigns' {{app_store_url}} leads, once the app is listed. */
@@ -108,7 +131,14 @@ export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape)
  * Variables whose value is a secret (a password inside a URL, a token, a key): a bad one is named
  * with its problem, never printed, since start-up output ends up in logs and support tickets.
  */
-const SECRETS: ReadonlySet<string> = new Set(['DATABASE_URL', 'WAITLIST_ANON_KEY', 'ADMIN_TOKEN', 'FORM_SECRET', 'SMTP_URL'])
+const SECRETS: ReadonlySet<string> = new Set([
+  'DATABASE_URL',
+  'WAITLIST_ANON_KEY',
+  'ADMIN_TOKEN',
+  'FORM_SECRET',
+  'SMTP_URL',
+  'DKIM_PRIVATE_KEY',
+])
 export type Env = Record<string, string | undefined>
 
 export class ConfigError extends Error {
@@ -123,6 +153,11 @@ export function loadConfig(env: Env = process.env): Config {
     if (value !== undefined && value !== '') input[key] = value
   }
   const result = schema.safeParse(input)
+  // DKIM needs both its key and its selector: one alone would sign nothing and say nothing.
+  if (result.success && Boolean(result.data.DKIM_PRIVATE_KEY) !== Boolean(result.data.DKIM_SELECTOR))
+    throw new ConfigError(
+      `Invalid configuration:\n  ${result.data.DKIM_PRIVATE_KEY ? 'DKIM_SELECTOR' : 'DKIM_PRIVATE_KEY'}: required with ${result.data.DKIM_PRIVATE_KEY ? 'DKIM_PRIVATE_KEY' : 'DKIM_SELECTOR'}`,
+    )
   if (result.success) return result.data
   const lines = result.error.issues.map((issue) => {
     const key = String(issue.path[0] ?? 'config')

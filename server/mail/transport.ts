@@ -4,6 +4,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import nodemailer from 'nodemailer'
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js'
+import type { DkimKey } from './dkim.js'
 
 /** What the outbox hands the transport: one rendered mail to one recipient. */
 export interface OutgoingMail {
@@ -28,7 +29,7 @@ export interface Transport {
 /** SMTP connections kept open and reused; several mails go out at once. */
 const SMTP_CONNECTIONS = 4
 
-export function createTransport(smtpUrl: string | undefined, mailDir: string): Transport {
+export function createTransport(smtpUrl: string | undefined, mailDir: string, dkim?: DkimKey): Transport {
   if (smtpUrl) {
     const options: SMTPPool.Options = {
       ...smtpOptions(smtpUrl),
@@ -38,6 +39,7 @@ export function createTransport(smtpUrl: string | undefined, mailDir: string): T
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 20_000,
+      ...(dkim ? { dkim } : {}),
     }
     const smtp = nodemailer.createTransport(options)
     return {
@@ -46,7 +48,8 @@ export function createTransport(smtpUrl: string | undefined, mailDir: string): T
       close: () => smtp.close(),
     }
   }
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+  // Files are signed too: what the admin page previews is what SMTP would send.
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', ...(dkim ? { dkim } : {}) })
   return {
     kind: 'files',
     async send(mail) {

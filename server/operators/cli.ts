@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util'
 import { MAIL_STATES } from '../../contract/admin-api.js'
 import { DEFAULT_LOCALE, LOCALES } from '../../contract/locales.js'
 import { ConfigError, loadConfig } from '../config.js'
+import { dkimKey, dnsRecords } from '../mail/dkim.js'
 import { createStore, type WaitlistStore } from '../store/index.js'
 import { runBackup } from './cli-backup.js'
 import { printSegments, runCampaign } from './cli-campaigns.js'
@@ -29,6 +30,7 @@ Commands:
   backup FILE                           an online copy of the SQLite database (the server may run),
                                         checked: its integrity and how many sign-ups it holds
   mail status                           the outbox: mails queued, being sent, sent, failed, bounced
+  mail dns                              the SPF, DKIM and DMARC TXT records to publish for MAIL_FROM's domain
   segments                              the demand map: roles per country, top breeds, confirmed or not
   campaign create --subject S --markdown-file F [--role R]… [--country C]… [--breed B]…
                   [--source S]… [--since DATE] [--until DATE] [--include-unconfirmed]
@@ -187,7 +189,14 @@ export async function main(argv: string[]): Promise<number> {
         return 0
       case 'mail': {
         const [what] = rest
-        if (what !== 'status') throw new UsageError(`mail: expected "mail status", got "mail ${what ?? ''}"`)
+        if (what === 'dns') {
+          const key = dkimKey(config.DKIM_PRIVATE_KEY, config.DKIM_SELECTOR, config.MAIL_FROM)
+          for (const record of dnsRecords(config.MAIL_FROM, key))
+            process.stdout.write(`; ${record.note}\n${record.name}. IN TXT "${record.value}"\n\n`)
+          if (!key) process.stdout.write('; DKIM: set DKIM_PRIVATE_KEY and DKIM_SELECTOR to sign mail and print its record\n')
+          return 0
+        }
+        if (what !== 'status') throw new UsageError(`mail: expected "mail status" or "mail dns", got "mail ${what ?? ''}"`)
         const counts = await store.outbox.counts()
         process.stdout.write(`${MAIL_STATES.map((state) => `${state.padEnd(8)} ${String(counts[state]).padStart(8)}`).join('\n')}\n`)
         return 0
