@@ -146,7 +146,9 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
   return {
     stats: async (): Promise<Stats> => (await call('/stats')).json(),
     mail: async (): Promise<MailOverview> => (await call('/mail')).json(),
-    segments: async (): Promise<Segments> => (await call('/segments')).json(),
+    /** `breed` (a catalogue id): the map of the sign-ups that named it; the meters and inviters stay everyone's. */
+    segments: async (breed?: string): Promise<Segments> =>
+      (await call(breed ? `/segments?${new URLSearchParams({ breed })}` : '/segments')).json(),
     campaigns: async (): Promise<CampaignProgress[]> => (await call('/campaigns')).json(),
     campaignSettings: async (): Promise<{ appStoreUrl: boolean }> => (await call('/campaigns/settings')).json(),
     draft: async (campaign: Omit<CampaignRequest, 'send'>): Promise<CampaignDraft> =>
@@ -172,8 +174,9 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
     unmatchedBreeds: async (): Promise<UnmatchedAnswer> => (await call('/breeds/unmatched')).json(),
     mapBreed: async (name: string, breed: string): Promise<{ name: string; breed: string; mapped: number }> =>
       (await call('/breeds/unmatched', { method: 'POST', json: { name, breed } })).json(),
-    funnel: async (since: string, until: string): Promise<Funnel> =>
-      (await call(`/funnel?${new URLSearchParams({ since, until })}`)).json(),
+    /** `breed` (a catalogue id): the cohorts of the sign-ups that named it; views are everyone's. */
+    funnel: async (since: string, until: string, breed?: string): Promise<Funnel> =>
+      (await call(`/funnel?${new URLSearchParams({ since, until, ...(breed ? { breed } : {}) })}`)).json(),
     localMail: async (name: string): Promise<LocalMailPreview> => (await call(`/mail/local/${encodeURIComponent(name)}`)).json(),
     /** `signal` cancels it: a newer search makes an older one's answer worthless. */
     signups: async (search: string, after?: number, signal?: AbortSignal): Promise<SignupsPage> => {

@@ -233,8 +233,11 @@ export const adminContent = {
   failed: 'Something went wrong. Please try again.',
   demand: {
     heading: 'Who is waiting',
-    totals: (total: number, confirmed: number, unsubscribed: number) =>
-      `${counted(total, 'sign-up', 'sign-ups')}: ${confirmed.toLocaleString('en')} confirmed, ${unsubscribed.toLocaleString('en')} stopped e-mails (left out below).`,
+    /** `breed`: the name of the breed the map is filtered to. */
+    totals: (total: number, confirmed: number, unsubscribed: number, breed?: string) =>
+      `${counted(total, 'sign-up', 'sign-ups')}${breed ? ` who named ${breed}` : ''}: ${confirmed.toLocaleString('en')} confirmed, ${unsubscribed.toLocaleString('en')} stopped e-mails (left out below).`,
+    /** Said under a breed filter: the launch meters and inviters are not filtered. */
+    forEveryone: 'The launch meters and top inviters below count everyone, whatever their breed.',
     chartLabel: 'Sign-ups per country by role, the largest countries first',
     tableCaption: 'Who is waiting, per country',
     columns: {
@@ -342,6 +345,9 @@ export const adminContent = {
     since: 'From',
     until: 'To',
     show: 'Show',
+    /** Said under a breed filter: a page view has no breed. */
+    breedNote: (breed: string) =>
+      `Views and visitors are everyone’s (a page view has no breed); sign-ups and the steps after count only those who named ${breed}.`,
     stages: [
       ['visitors', 'Visitors'],
       ['signups', 'Sign-ups'],

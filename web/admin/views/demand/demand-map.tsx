@@ -1,5 +1,7 @@
 // Who is waiting, for the team: per country by role (a chart of the largest, a table of all), the
-// most named breeds, the languages, and role by country with confirmed and not.
+// most named breeds, the languages, and role by country with confirmed and not; all of it of one
+// breed's people when the filter says so.
+import type { ReactNode } from 'react'
 import type { Segments } from '../../../../contract/campaigns'
 import { adminContent } from '../../content'
 import { TableRegion, td } from '../../table'
@@ -15,7 +17,17 @@ const ROLE_BARS = [
   { key: 'unsaid', label: copy.columns.unsaid, colour: 'bg-stone-400' },
 ] as const
 
-export function DemandMap({ segments }: { segments: Segments | null }) {
+export function DemandMap({
+  segments,
+  breed,
+  filter,
+}: {
+  segments: Segments | null
+  /** The name of the breed `segments` is for; null: everyone. */
+  breed: string | null
+  /** The breed select, above the map. */
+  filter: ReactNode
+}) {
   const countries = segments?.byCountry ?? []
   const widest = Math.max(1, ...countries.slice(0, CHART_COUNTRIES).map((c) => c.total))
   return (
@@ -23,7 +35,13 @@ export function DemandMap({ segments }: { segments: Segments | null }) {
       <h2 id="demand-heading" className="text-sm font-semibold text-stone-600 uppercase">
         {copy.heading}
       </h2>
-      {segments ? <p className="mt-2 text-stone-700">{copy.totals(segments.total, segments.confirmed, segments.unsubscribed)}</p> : null}
+      <div className="mt-3 flex flex-wrap items-end gap-x-4 gap-y-2">
+        {filter}
+        {breed ? <p className="max-w-xl text-sm text-stone-600 sm:pb-2">{copy.forEveryone}</p> : null}
+      </div>
+      {segments ? (
+        <p className="mt-3 text-stone-700">{copy.totals(segments.total, segments.confirmed, segments.unsubscribed, breed ?? undefined)}</p>
+      ) : null}
       <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.6fr)]">
         {/* The chart shows the table's numbers for the eye; the table beside it is what a screen reader reads. */}
         <figure aria-hidden="true" className="min-w-0">

@@ -1,5 +1,6 @@
 // The funnel for the team (docs/decisions/015-growth.md): views to inviters, per day and per
-// source, counted without a cookie.
+// source, counted without a cookie. The cohorts may be narrowed to one breed's people; the views
+// never are (a page view has no breed).
 import { type FormEvent, useEffect, useState } from 'react'
 import type { Funnel, FunnelDay } from '../../../../contract/growth'
 import { Button } from '../../../components/ui/button'
@@ -7,6 +8,7 @@ import { Input } from '../../../components/ui/input'
 import { AdminApiError, type AdminApi } from '../../api'
 import { adminContent } from '../../content'
 import { TableRegion, td } from '../../table'
+import { BreedSelect, breedName, useBreedChoices } from '../demand/breed-select'
 
 const copy = adminContent.funnel
 const number = (n: number) => n.toLocaleString('en')
@@ -32,15 +34,19 @@ const totalsOf = (days: readonly FunnelDay[]) =>
   )
 
 export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (failure: unknown) => void }) {
-  const [range, setRange] = useState(lastDays)
+  const [range, setRange] = useState(() => ({ ...lastDays(), breed: '' }))
   const [funnel, setFunnel] = useState<Funnel | null>(null)
+  // The breed of the answer shown (not of the select): the note names what the numbers are for.
+  const [shownBreed, setShownBreed] = useState('')
   const [problem, setProblem] = useState('')
+  const choices = useBreedChoices()
   useEffect(() => {
     let current = true
-    api.funnel(range.since, range.until).then(
+    api.funnel(range.since, range.until, range.breed || undefined).then(
       (fresh) => {
         if (!current) return
         setFunnel(fresh)
+        setShownBreed(range.breed)
         setProblem('')
       },
       (failure: unknown) => {
@@ -57,7 +63,7 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
   function choose(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
-    setRange({ since: String(form.get('since') ?? ''), until: String(form.get('until') ?? '') })
+    setRange({ since: String(form.get('since') ?? ''), until: String(form.get('until') ?? ''), breed: String(form.get('breed') ?? '') })
   }
 
   const totals = funnel ? totalsOf(funnel.days) : null
@@ -77,6 +83,15 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
             <Input id={`funnel-${name}`} name={name} type="date" required defaultValue={range[name]} className="mt-1" />
           </div>
         ))}
+        {/* A breed shows at once, with the days as typed: what is shown is always what the form says. */}
+        <BreedSelect
+          id="funnel-breed"
+          name="breed"
+          choices={choices}
+          defaultValue=""
+          look="field"
+          onChange={(event) => event.currentTarget.form?.requestSubmit()}
+        />
         <Button type="submit" variant="outline">
           {copy.show}
         </Button>
@@ -84,6 +99,9 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
           {problem}
         </p>
       </form>
+      {funnel && shownBreed ? (
+        <p className="mt-3 max-w-3xl text-sm text-stone-700">{copy.breedNote(breedName(choices, shownBreed))}</p>
+      ) : null}
       {totals ? (
         // The chart is a list: each step's words and numbers are read, its bar only seen.
         <ol aria-label={copy.chartLabel} className="mt-5 grid gap-2">
