@@ -114,6 +114,8 @@ export interface CampaignProgress {
   /** ISO 8601, UTC. */
   created_at: string
   segment: Segment
+  /** Why the campaign paused itself (its hard bounces or complaints over its last deliveries); null otherwise. */
+  pausedReason: string | null
 }
 
 /** GET /admin/api/campaigns/:id/draft: a draft as written, to open it again in the composer, counted and rendered. */

@@ -28,12 +28,14 @@ export const PERMISSIONS = [
   'webhooks:manage',
   /** Typed breed names the catalogue missed, mapped to a breed. */
   'breeds:map',
+  /** Bounces and complaints reported, and the suppression list changed. */
+  'suppressions:write',
 ] as const
 export type Permission = (typeof PERMISSIONS)[number]
 
 export const ROLE_PERMISSIONS: Record<OperatorRole, readonly Permission[]> = {
   owner: PERMISSIONS,
-  editor: ['figures:read', 'signups:read', 'campaigns:write', 'mail:read', 'breeds:map'],
+  editor: ['figures:read', 'signups:read', 'campaigns:write', 'mail:read', 'breeds:map', 'suppressions:write'],
   viewer: ['figures:read'],
 }
 
@@ -149,6 +151,9 @@ export const AUDIT_ACTIONS = [
   'webhook test sent',
   'webhook resent',
   'breed mapped',
+  'mail event reported',
+  'suppression added',
+  'suppression lifted',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

@@ -24,6 +24,7 @@ import { clientDir, landingWordsPath, visitorDir } from './paths.js'
 import { createLaunchMeters, type LaunchMeters, launchRoutes } from './growth/launch.js'
 import { readBreedName } from './breeds/catalogue.js'
 import { dkimKey } from './mail/dkim.js'
+import { createSuppressions, type Suppressions } from './mail/suppression.js'
 import { type BreedMeters, createBreedMeters } from './breeds/meters.js'
 import { createViewCounter, type ViewCounter } from './growth/views.js'
 import { createWaitingTotal, type WaitingTotal } from './growth/waiting.js'
@@ -67,6 +68,8 @@ declare module 'fastify' {
     launch: LaunchMeters
     /** Each breed's meter per country. */
     breedMeters: BreedMeters
+    /** Bounces, complaints and the suppression list. */
+    suppressions: Suppressions
   }
 }
 
@@ -137,9 +140,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const productName = visitorPages?.site.productName ?? 'Kennect'
   let listeningAt = `http://localhost:${config.PORT}`
   const siteUrl = () => config.SITE_URL ?? listeningAt
+  const suppressions = createSuppressions(store.suppressions, {
+    bounceRate: config.CAMPAIGN_PAUSE_BOUNCE_RATE,
+    complaintRate: config.CAMPAIGN_PAUSE_COMPLAINT_RATE,
+  })
   const mailer = createMailWorker({
     store,
     transport,
+    suppressions,
     compose: createComposer({
       mailFrom: config.MAIL_FROM,
       product: productName,
@@ -209,6 +217,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('waiting', createWaitingTotal(store.growth, app.log))
   const breedMeters = createBreedMeters(store.breeds)
   app.decorate('breedMeters', breedMeters)
+  app.decorate('suppressions', suppressions)
   app.decorate('launch', createLaunchMeters(store.growth, breedMeters))
   app.decorate('insertLimiter', createInsertLimiter(config, store.counters))
   app.decorate('formTokens', formTokens(config.FORM_SECRET, config.FORM_MIN_SECONDS * 1000))

@@ -117,6 +117,10 @@ const schema = z.object({
     .enum(['0', '1'])
     .default('1')
     .transform((flag) => flag === '1'),
+  /** A campaign pauses itself when hard bounces over its last 500 deliveries are above this fraction. */
+  CAMPAIGN_PAUSE_BOUNCE_RATE: z.coerce.number().min(0).max(1).default(0.05),
+  /** …or complaints above this one. */
+  CAMPAIGN_PAUSE_COMPLAINT_RATE: z.coerce.number().min(0).max(1).default(0.001),
   /** The outbox's pace, for the whole deployment; 0 sends as fast as the server takes them. */
   MAIL_RATE_PER_SECOND: z.coerce.number().min(0).max(10_000).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

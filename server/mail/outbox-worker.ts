@@ -6,6 +6,7 @@
 // once: a crash between the send and its record sends it again, as the same message.
 import { redactPersonal } from '../http/redact.js'
 import type { ClaimedMail, WaitlistStore } from '../store/types.js'
+import type { Suppressions } from './suppression.js'
 import type { OutgoingMail, Transport } from './transport.js'
 
 export interface RetryPolicy {
@@ -43,6 +44,8 @@ export interface MailWorkerOptions {
   leaseMs?: number
   /** The longest sleep between looks at the outbox (another instance may have queued mail). */
   pollMs?: number
+  /** The suppression list: nothing is sent to an address on it, and a refusal for good is recorded there. */
+  suppressions?: Suppressions
 }
 
 export interface MailWorker {
@@ -155,6 +158,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     if (isPermanentFailure(error)) {
       log.warn({ mail: mail.id, kind: mail.kind, attempt: mail.attempt, reason }, 'mail bounced: refused for good')
       await store.outbox.giveUp(mail.id, 'bounced', reason)
+      // The server's refusal is a hard bounce like any reported later: the address is suppressed.
+      await options.suppressions?.report({ outboxId: mail.id, type: 'hard-bounce', source: 'smtp' })
       return
     }
     const wait = Math.min(retry.maxMs, retry.firstMs * 2 ** (mail.attempt - 1))
@@ -172,8 +177,15 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   async function drain(): Promise<void> {
     while (!stopped) {
       nudged = false
-      const mails = await store.outbox.claim(batchSize, leaseMs)
-      if (mails.length === 0) return
+      const claimed = await store.outbox.claim(batchSize, leaseMs)
+      if (claimed.length === 0) return
+      // A suppressed address is never mailed, confirmations included: its mails fail unsent.
+      const suppressed = options.suppressions ? await options.suppressions.suppressedMails(claimed) : new Set<number>()
+      for (const id of suppressed) {
+        await store.outbox.giveUp(id, 'failed', 'suppressed')
+        log.info({ mail: id }, 'mail not sent: the address is suppressed')
+      }
+      const mails = claimed.filter((mail) => !suppressed.has(mail.id))
       for (const mail of mails) {
         unstarted.add(mail.id)
         held.add(mail.id)

@@ -9,6 +9,7 @@ export interface CampaignRow {
   recipients: number
   created_at: string
   segment: Segment
+  paused_reason?: string | null
 }
 
 export const noMails = (): Record<MailState, number> => ({ queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 })
@@ -27,5 +28,6 @@ export function progressOf(row: CampaignRow, mails: Record<MailState, number> = 
     bounced: mails.bounced,
     created_at: row.created_at,
     segment: row.segment,
+    pausedReason: row.status === 'paused' ? (row.paused_reason ?? null) : null,
   }
 }

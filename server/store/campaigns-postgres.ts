@@ -65,7 +65,7 @@ export function createPostgresCampaigns(
 
   async function progress(id: number | null): Promise<CampaignProgress[]> {
     const rows = await pool.query<Row>(
-      `SELECT id::text AS id, subject, segment, status, recipients, ${iso('created_at')} AS created_at FROM campaigns
+      `SELECT id::text AS id, subject, segment, status, recipients, ${iso('created_at')} AS created_at, paused_reason FROM campaigns
        WHERE $1::bigint IS NULL OR id = $1 ORDER BY campaigns.id DESC`,
       [id],
     )
@@ -165,7 +165,8 @@ export function createPostgresCampaigns(
       run(() =>
         inTransaction(pool, async (client) => {
           const changed = await client.query(
-            `UPDATE campaigns SET status = CASE WHEN $2 THEN 'paused' ELSE 'sending' END WHERE id = $1 AND status IN ('sending', 'paused')`,
+            `UPDATE campaigns SET status = CASE WHEN $2 THEN 'paused' ELSE 'sending' END, paused_reason = NULL
+             WHERE id = $1 AND status IN ('sending', 'paused')`,
             [id, paused],
           )
           if ((changed.rowCount ?? 0) > 0 && audit) await writeAudit(client, audit)

@@ -73,7 +73,7 @@ export function createSqliteCampaigns(
     created_at: string
   }
   const rows = db.prepare(
-    'SELECT id, subject, segment, status, recipients, created_at FROM campaigns WHERE @id IS NULL OR id = @id ORDER BY id DESC',
+    'SELECT id, subject, segment, status, recipients, created_at, paused_reason FROM campaigns WHERE @id IS NULL OR id = @id ORDER BY id DESC',
   )
   const states = db.prepare(
     `SELECT campaign_id, state, count(*) AS n FROM outbox WHERE campaign_id IS NOT NULL AND (@id IS NULL OR campaign_id = @id) GROUP BY campaign_id, state`,
@@ -94,7 +94,8 @@ export function createSqliteCampaigns(
   const setRecipients = db.prepare('UPDATE campaigns SET recipients = @recipients WHERE id = @id')
   const recipients = db.prepare('SELECT recipients, status FROM campaigns WHERE id = ?')
   const pause = db.prepare(
-    `UPDATE campaigns SET status = CASE WHEN @paused = 1 THEN 'paused' ELSE 'sending' END WHERE id = @id AND status IN ('sending', 'paused')`,
+    `UPDATE campaigns SET status = CASE WHEN @paused = 1 THEN 'paused' ELSE 'sending' END, paused_reason = NULL
+     WHERE id = @id AND status IN ('sending', 'paused')`,
   )
   const exists = db.prepare('SELECT 1 FROM campaigns WHERE id = ?').pluck()
   const update = db.prepare(

@@ -17,6 +17,7 @@ import { createPostgresWebhooks } from './webhooks-postgres.js'
 import { createPostgresCampaigns } from './campaigns-postgres.js'
 import { createPostgresBreeds, readProfile, saveProfile } from './profile-postgres.js'
 import { postgresDemandMap } from './demand-postgres.js'
+import { createPostgresSuppressions } from './suppressions-postgres.js'
 import {
   type AddResult,
   type ClaimedMail,
@@ -282,6 +283,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     outbox: createOutbox(pool, run),
     campaigns: createPostgresCampaigns(pool, run, growth, breeds),
     breeds,
+    suppressions: createPostgresSuppressions(pool, run),
     growth,
     team: createPostgresTeam(pool, run),
     webhooks: createPostgresWebhooks(pool, run),

@@ -5,6 +5,7 @@ import type { CampaignProgress, Segment, Segments } from '../../contract/campaig
 import type { Funnel, LaunchTargets } from '../../contract/growth.js'
 import type { Locale } from '../../contract/locales.js'
 import type { BreedTargets } from '../../contract/breed-meters.js'
+import type { MailEventType, Suppression } from '../../contract/mail-events.js'
 import type { Profile, ProfileBreed } from '../../contract/visitor.js'
 import type { AuditAction, AuditItem, OperatorRole } from '../../contract/team.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
@@ -36,6 +37,48 @@ export interface AddResult {
    * is neither confirmed nor unsubscribed and had none queued in CONFIRMATION_INTERVAL_MS.
    */
   mailQueued: boolean
+}
+
+/** A bounce or complaint as the store records it: the address's keyed hash, and the message if known. */
+export interface MailEventRecord {
+  email: string
+  emailHash: string
+  type: MailEventType
+  source: string
+  eventId: string | null
+  /** The outbox row it is about (a VERP address or a Message-ID found it), if any. */
+  outboxId: number | null
+}
+
+/** When a campaign pauses itself: hard bounces or complaints over its last deliveries above these fractions. */
+export interface PauseRule {
+  bounceRate: number
+  complaintRate: number
+}
+
+/** Bounces, complaints and the suppression list (docs/decisions/019-suppression.md). */
+export interface SuppressionStore {
+  /** The key of the addresses' hashes (made by the migration). */
+  key(): Promise<string>
+  /**
+   * In one transaction: the event (none when its eventId was recorded before: `recorded` false),
+   * and what it decides: a hard bounce suppresses the address, a complaint unsubscribes its
+   * sign-up and suppresses it, soft bounces suppress from SOFT_BOUNCES_TO_SUPPRESS in SOFT_BOUNCE_DAYS.
+   */
+  record(event: MailEventRecord, pause?: PauseRule): Promise<{ recorded: boolean; suppressed: boolean; pausedCampaign: number | null }>
+  /** Which of these hashes are suppressed. */
+  suppressedAmong(hashes: readonly string[]): Promise<Set<string>>
+  /** The outbox row of a message key (a Message-ID's left part), with its recipient's address. */
+  messageOf(messageKey: string): Promise<{ outboxId: number; email: string } | undefined>
+  /** The outbox row of a VERP id, with its recipient's address. */
+  outboxOf(id: number): Promise<{ outboxId: number; email: string } | undefined>
+  list(query: string | null, limit: number): Promise<Suppression[]>
+  /** A manual suppression; false when the address was suppressed already. */
+  add(email: string, emailHash: string, audit?: AuditEntry): Promise<boolean>
+  /** Lifts one; false when there was none. */
+  lift(emailHash: string, audit?: AuditEntry): Promise<boolean>
+  /** A sign-up's bounces and complaints (the admin and the visitor's download show them). */
+  eventsOf(signupId: number): Promise<{ type: MailEventType; source: string; at: string }[]>
 }
 
 /** A profile as the store saves it: each typed name with its key, and the catalogue's id if it knew the name. */
@@ -263,6 +306,7 @@ export interface WaitlistStore {
   readonly team: TeamStore
   readonly webhooks: WebhookStore
   readonly breeds: BreedStore
+  readonly suppressions: SuppressionStore
   /** The demand map: who waits where, for which breeds (unsubscribed addresses left out); with a breed id, its people only. */
   segments(breed?: string | null): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */

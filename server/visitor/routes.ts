@@ -99,7 +99,7 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
   app.get<{ Params: Params }>(`${VISITOR_PATH}/:token/data.json`, async (request, reply) => {
     const visitor = await visitorOf(request, reply)
     if (!visitor) return reply
-    const data = await app.store.visitors.data(visitor.id)
+    const data = { ...(await app.store.visitors.data(visitor.id)), mail_events: await app.store.suppressions.eventsOf(visitor.id) }
     return reply
       .type('application/json; charset=utf-8')
       .header(

@@ -417,6 +417,7 @@ export const adminContent = {
     statuses: { draft: 'draft', sending: 'sending', paused: 'paused', finished: 'finished' },
     pause: 'Pause',
     resume: 'Resume',
+    pausedItself: 'Paused itself, for its deliveries (look at them before resuming):',
     sendDraft: 'Send',
     open: 'Open',
     openLabel: (subject: string) => `Open the draft “${subject}”`,

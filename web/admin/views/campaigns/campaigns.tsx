@@ -121,6 +121,11 @@ function ProgressRow({ campaign, onPause, onOpen, onDelete }: { campaign: Campai
       <p className="mt-1 text-sm text-stone-700">
         {text.progress(campaign.sent, campaign.recipients)} · {text.counts(campaign.queued, campaign.failed, campaign.bounced)}
       </p>
+      {campaign.pausedReason ? (
+        <p className="mt-1 text-sm font-medium text-red-800">
+          {text.pausedItself} {campaign.pausedReason}
+        </p>
+      ) : null}
     </li>
   )
 }

@@ -1,0 +1,64 @@
+// Bounces, complaints and suppression (docs/decisions/019-suppression.md): an address's keyed hash
+// (HMAC-SHA256 under the store's key, so the hash of a deleted sign-up names no one to whoever lacks
+// the key), and the one way every source records an event: tied to the original recipient, found by
+// the VERP id or the Message-ID first, else by the address given.
+import { createHmac } from 'node:crypto'
+import type { MailEventType } from '../../contract/mail-events.js'
+import type { PauseRule, SuppressionStore } from '../store/types.js'
+
+export interface Suppressions {
+  hash(email: string): Promise<string>
+  /**
+   * Records a bounce or complaint. `messageKey` (a Message-ID's left part) or `outboxId` (a VERP
+   * return path's) find the mail and its original recipient; `email` is the fallback.
+   */
+  report(event: {
+    email?: string | null
+    messageKey?: string | null
+    outboxId?: number | null
+    type: MailEventType
+    source: string
+    eventId?: string | null
+  }): Promise<{ found: boolean; recorded: boolean; suppressed: boolean; pausedCampaign?: number | null }>
+  /** The ids of the mails whose recipients are suppressed. */
+  suppressedMails(mails: readonly { id: number; to: string }[]): Promise<Set<number>>
+}
+
+export function createSuppressions(store: SuppressionStore, rule?: PauseRule): Suppressions {
+  let key: Promise<string> | undefined
+  const hash = async (email: string) => {
+    key ??= store.key()
+    return createHmac('sha256', await key)
+      .update(email.trim().toLowerCase())
+      .digest('hex')
+  }
+  return {
+    hash,
+    report: async (event) => {
+      const message =
+        (event.outboxId ? await store.outboxOf(event.outboxId) : undefined) ??
+        (event.messageKey ? await store.messageOf(event.messageKey) : undefined)
+      const email = message?.email ?? event.email ?? null
+      if (!email) return { found: false, recorded: false, suppressed: false }
+      const outcome = await store.record(
+        {
+          email,
+          emailHash: await hash(email),
+          type: event.type,
+          source: event.source,
+          eventId: event.eventId ?? null,
+          outboxId: message?.outboxId ?? null,
+        },
+        rule,
+      )
+      return { found: true, recorded: outcome.recorded, suppressed: outcome.suppressed, pausedCampaign: outcome.pausedCampaign }
+    },
+    suppressedMails: async (mails) => {
+      if (mails.length === 0) return new Set()
+      const hashes = new Map<number, string>()
+      for (const mail of mails) hashes.set(mail.id, await hash(mail.to))
+      const suppressed = await store.suppressedAmong([...new Set(hashes.values())])
+      return new Set(mails.filter((mail) => suppressed.has(hashes.get(mail.id) ?? '')).map((mail) => mail.id))
+    },
+  }
+}
