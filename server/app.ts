@@ -24,7 +24,7 @@ import { clientDir, landingWordsPath, visitorDir } from './paths.js'
 import { createLaunchMeters, type LaunchMeters, launchRoutes } from './growth/launch.js'
 import { readBreedName } from './breeds/catalogue.js'
 import { dkimKey } from './mail/dkim.js'
-import { createSuppressions, type Suppressions } from './mail/suppression.js'
+import { createSuppressions, type Suppressions, withReturnPath } from './mail/suppression.js'
 import { type BreedMeters, createBreedMeters } from './breeds/meters.js'
 import { createViewCounter, type ViewCounter } from './growth/views.js'
 import { createWaitingTotal, type WaitingTotal } from './growth/waiting.js'
@@ -148,12 +148,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     store,
     transport,
     suppressions,
-    compose: createComposer({
-      mailFrom: config.MAIL_FROM,
-      product: productName,
-      siteUrl,
-      campaign: campaignRenderer(store, () => config.APP_STORE_URL ?? siteUrl()),
-    }),
+    compose: withReturnPath(
+      config.MAIL_RETURN_PATH,
+      createComposer({
+        mailFrom: config.MAIL_FROM,
+        product: productName,
+        siteUrl,
+        campaign: campaignRenderer(store, () => config.APP_STORE_URL ?? siteUrl()),
+      }),
+    ),
     log: app.log,
     ratePerSecond: config.MAIL_RATE_PER_SECOND,
     ...(options.mailRetry ? { retry: options.mailRetry } : {}),

@@ -93,6 +93,13 @@ const schema = z.object({
     .refine((from) => /^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from), {
       message: 'expected an address, optionally with a name: Kennect <hello@kennect.app>',
     }),
+  /** VERP: the return path of every mail, `{id}` standing for the mail's number (bounces+{id}@kennect.app), so a bounce names its mail. */
+  MAIL_RETURN_PATH: optionalText.refine(
+    (path) => path === undefined || /^[^\s@<>{}]*\{id\}[^\s@<>{}]*@[^\s@<>{}]+\.[^\s@<>{}]+$/.test(path),
+    {
+      message: 'expected an address with {id} in its local part, such as bounces+{id}@kennect.app',
+    },
+  ),
   /** DKIM: the private key (a PEM, or the path of a file holding one) every mail is signed with, for MAIL_FROM's domain. */
   DKIM_PRIVATE_KEY: optionalText
     .transform((value) => (value === undefined ? undefined : readPem(value)))

@@ -4,7 +4,8 @@
 // the VERP id or the Message-ID first, else by the address given.
 import { createHmac } from 'node:crypto'
 import type { MailEventType } from '../../contract/mail-events.js'
-import type { PauseRule, SuppressionStore } from '../store/types.js'
+import type { ClaimedMail, PauseRule, SuppressionStore } from '../store/types.js'
+import type { OutgoingMail } from './transport.js'
 
 export interface Suppressions {
   hash(email: string): Promise<string>
@@ -61,4 +62,13 @@ export function createSuppressions(store: SuppressionStore, rule?: PauseRule): S
       return new Set(mails.filter((mail) => suppressed.has(hashes.get(mail.id) ?? '')).map((mail) => mail.id))
     },
   }
+}
+
+/** With MAIL_RETURN_PATH, each mail's envelope sender names its outbox row (VERP): a DSN mailed back says which mail it is about. */
+export function withReturnPath(
+  returnPath: string | undefined,
+  compose: (mail: ClaimedMail) => Promise<OutgoingMail>,
+): (mail: ClaimedMail) => Promise<OutgoingMail> {
+  if (!returnPath) return compose
+  return async (mail) => ({ ...(await compose(mail)), envelope: { from: returnPath.replace('{id}', String(mail.id)), to: mail.to } })
 }

@@ -18,6 +18,8 @@ export interface OutgoingMail {
   /** When the mail was queued: the same on every attempt. */
   date: Date
   headers: Record<string, string>
+  /** The SMTP envelope: its `from` is the return path bounces come back to (VERP). */
+  envelope?: { from: string; to: string }
 }
 
 export interface Transport {

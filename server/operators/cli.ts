@@ -8,6 +8,8 @@ import { MAIL_STATES } from '../../contract/admin-api.js'
 import { DEFAULT_LOCALE, LOCALES } from '../../contract/locales.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { dkimKey, dnsRecords } from '../mail/dkim.js'
+import { readReport } from '../mail/reports.js'
+import { createSuppressions } from '../mail/suppression.js'
 import { createStore, type WaitlistStore } from '../store/index.js'
 import { runBackup } from './cli-backup.js'
 import { printSegments, runCampaign } from './cli-campaigns.js'
@@ -31,6 +33,8 @@ Commands:
                                         checked: its integrity and how many sign-ups it holds
   mail status                           the outbox: mails queued, being sent, sent, failed, bounced
   mail dns                              the SPF, DKIM and DMARC TXT records to publish for MAIL_FROM's domain
+  mail inbound < MESSAGE                a bounce (RFC 3464 DSN) or complaint (RFC 5965 ARF) mailed back:
+                                        recorded, and the address suppressed as it says (a Postfix pipe)
   segments                              the demand map: roles per country, top breeds, confirmed or not
   campaign create --subject S --markdown-file F [--role R]… [--country C]… [--breed B]…
                   [--source S]… [--since DATE] [--until DATE] [--include-unconfirmed]
@@ -196,7 +200,25 @@ export async function main(argv: string[]): Promise<number> {
           if (!key) process.stdout.write('; DKIM: set DKIM_PRIVATE_KEY and DKIM_SELECTOR to sign mail and print its record\n')
           return 0
         }
-        if (what !== 'status') throw new UsageError(`mail: expected "mail status" or "mail dns", got "mail ${what ?? ''}"`)
+        if (what === 'inbound') {
+          // One message on standard input, as a mail server's pipe hands it over.
+          const chunks: Buffer[] = []
+          for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+          const reports = readReport(Buffer.concat(chunks).toString('utf8'), config.MAIL_RETURN_PATH)
+          const suppressions = createSuppressions(store.suppressions, {
+            bounceRate: config.CAMPAIGN_PAUSE_BOUNCE_RATE,
+            complaintRate: config.CAMPAIGN_PAUSE_COMPLAINT_RATE,
+          })
+          for (const report of reports) {
+            const outcome = await suppressions.report({ ...report, source: report.type === 'complaint' ? 'arf' : 'dsn' })
+            process.stdout.write(
+              `${report.type}: ${outcome.found ? (outcome.recorded ? (outcome.suppressed ? 'recorded, address suppressed' : 'recorded') : 'seen before') : 'no mail of ours'}\n`,
+            )
+          }
+          if (reports.length === 0) process.stdout.write('not a bounce or complaint report: nothing recorded\n')
+          return 0
+        }
+        if (what !== 'status') throw new UsageError(`mail: expected "mail status", "mail dns" or "mail inbound", got "mail ${what ?? ''}"`)
         const counts = await store.outbox.counts()
         process.stdout.write(`${MAIL_STATES.map((state) => `${state.padEnd(8)} ${String(counts[state]).padStart(8)}`).join('\n')}\n`)
         return 0
