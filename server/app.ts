@@ -24,6 +24,7 @@ import { clientDir, landingWordsPath, visitorDir } from './paths.js'
 import { createLaunchMeters, type LaunchMeters, launchRoutes } from './growth/launch.js'
 import { readBreedName } from './breeds/catalogue.js'
 import { dkimKey } from './mail/dkim.js'
+import { providerHooks } from './mail/provider-hooks.js'
 import { createSuppressions, type Suppressions, withReturnPath } from './mail/suppression.js'
 import { type BreedMeters, createBreedMeters } from './breeds/meters.js'
 import { createViewCounter, type ViewCounter } from './growth/views.js'
@@ -233,6 +234,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(joinRoute)
   await app.register(healthRoutes)
   await app.register(launchRoutes)
+  await app.register(providerHooks, { postmarkAuth: config.POSTMARK_WEBHOOK_AUTH, mailgunKey: config.MAILGUN_WEBHOOK_SIGNING_KEY })
   if (visitorPages) await app.register(visitorRoutes, { pages: visitorPages })
   else app.log.warn({ visitorDir }, "no built visitor's page found: run `npm run build`; /me links answer 404")
   await app.register(adminRoutes, { pageRoot, config })

@@ -100,6 +100,14 @@ const schema = z.object({
       message: 'expected an address with {id} in its local part, such as bounces+{id}@kennect.app',
     },
   ),
+  /** Postmark's bounce and spam-complaint webhooks: the basic-auth `user:password` put in their URL. */
+  POSTMARK_WEBHOOK_AUTH: optionalText.refine((auth) => auth === undefined || /^[^:\s]+:\S{12,}$/.test(auth), {
+    message: 'expected user:password, the password of 12 characters or more',
+  }),
+  /** Mailgun's webhooks: the HTTP webhook signing key Mailgun shows. */
+  MAILGUN_WEBHOOK_SIGNING_KEY: optionalText.refine((key) => key === undefined || key.length >= 16, {
+    message: 'expected the signing key Mailgun shows (16 characters or more)',
+  }),
   /** DKIM: the private key (a PEM, or the path of a file holding one) every mail is signed with, for MAIL_FROM's domain. */
   DKIM_PRIVATE_KEY: optionalText
     .transform((value) => (value === undefined ? undefined : readPem(value)))
@@ -149,6 +157,8 @@ const SECRETS: ReadonlySet<string> = new Set([
   'FORM_SECRET',
   'SMTP_URL',
   'DKIM_PRIVATE_KEY',
+  'POSTMARK_WEBHOOK_AUTH',
+  'MAILGUN_WEBHOOK_SIGNING_KEY',
 ])
 export type Env = Record<string, string | undefined>
 

@@ -52,8 +52,9 @@ export function readReport(raw: string, returnPath: string | undefined): MailRep
   const kind = /report-type="?([\w-]+)/i.exec(contentType)?.[1]?.toLowerCase()
   // The original message (or its headers) the report quotes: its Message-ID is ours.
   const quoted =
-    /Content-Type:\s*(?:message\/rfc822|text\/rfc822-headers|message\/rfc822-headers)[^\n]*\n(?:[^\r\n]+\r?\n)*\r?\n([\s\S]*)/i.exec(raw)?.[1] ??
-    ''
+    /Content-Type:\s*(?:message\/rfc822|text\/rfc822-headers|message\/rfc822-headers)[^\n]*\n(?:[^\r\n]+\r?\n)*\r?\n([\s\S]*)/i.exec(
+      raw,
+    )?.[1] ?? ''
   const messageKey = /^<?([^@<>\s]+)@[^<>\s]+>?$/.exec(header(quoted, 'Message-ID') ?? '')?.[1] ?? null
   const base = { outboxId: verpId(headers, returnPath), messageKey, eventId: header(headers, 'Message-ID') }
   if (kind === 'feedback-report') {

@@ -1,0 +1,141 @@
+// The providers' bounce and complaint webhooks (docs/decisions/019-suppression.md), over HTTP on both
+// stores, with payloads in the shape of Postmark's and Mailgun's documented examples: a hard bounce
+// and a spam complaint suppress, a soft bounce is remembered, a replay counts once, a bad credential
+// or signature gets 401 and records nothing, another kind of event is answered and ignored, and a
+// provider not configured answers 404.
+import { createHmac } from 'node:crypto'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Suppression } from '../../contract/mail-events'
+import { pageTokenFor } from '../support/page-links'
+import { startServer, type TestServer } from '../support/server'
+import { STORES } from '../support/stores'
+import { runSql, sameSql } from '../support/team'
+
+const ADMIN_TOKEN = 'admin-token-for-the-provider-tests-012'
+const POSTMARK = 'kennect:postmark-password-0123'
+const MAILGUN_KEY = 'mailgun-signing-key-0123456789'
+
+/** Postmark's bounce webhook, as its documentation's example is laid out. */
+const postmarkBounce = (email: string, id: number, type: string) => ({
+  RecordType: 'Bounce',
+  MessageStream: 'outbound',
+  ID: id,
+  Type: type,
+  TypeCode: type === 'HardBounce' ? 1 : 4096,
+  Name: type,
+  Tag: 'Test',
+  MessageID: '883953f4-6105-42a2-a16a-77a8eac79483',
+  Metadata: {},
+  ServerID: 23,
+  Description: 'The server was unable to deliver your message (ex: unknown user, mailbox not found).',
+  Details: 'Test bounce details',
+  Email: email,
+  From: 'hello@kennect.test',
+  BouncedAt: '2026-11-26T01:33:54.9070259Z',
+  DumpAvailable: true,
+  Inactive: true,
+  CanActivate: true,
+  Subject: 'Confirm your address',
+})
+
+/** Mailgun's webhook: its signature object and the event, as its documentation's example is laid out. */
+function mailgunBody(event: Record<string, unknown>, key = MAILGUN_KEY, timestamp = Math.floor(Date.now() / 1000)) {
+  const token = `a8ce0edb2dd8301dee6c2405235584e45aa91d1e9f979f3de${timestamp}`
+  const signature = createHmac('sha256', key).update(`${timestamp}${token}`).digest('hex')
+  return { signature: { timestamp: String(timestamp), token, signature }, 'event-data': event }
+}
+const mailgunFailed = (recipient: string, messageId: string, id: string, severity: 'permanent' | 'temporary') => ({
+  event: 'failed',
+  id,
+  timestamp: 1521472262.908181,
+  'log-level': 'error',
+  severity,
+  reason: severity === 'permanent' ? 'bounce' : 'generic',
+  recipient,
+  message: { headers: { to: `<${recipient}>`, 'message-id': messageId, from: 'hello@kennect.test', subject: 'Launch' } },
+  'delivery-status': { code: severity === 'permanent' ? 550 : 452, message: 'mailbox unavailable' },
+})
+
+describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
+  let server: TestServer
+  afterEach(() => server?.close())
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    })
+  const basic = (credentials: string) => ({ authorization: `Basic ${Buffer.from(credentials).toString('base64')}` })
+  const suppressions = async () =>
+    (
+      (await (await fetch(`${server.url}/admin/api/suppressions`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as {
+        items: Suppression[]
+      }
+    ).items
+      .map((s) => `${s.email} ${s.reason}`)
+      .sort()
+  const events = async () => Number((await runSql(server, sameSql('SELECT count(*) AS n FROM mail_events')))[0]?.n)
+  async function joined(email: string) {
+    const answer = await post('/rest/v1/waitlist', { email })
+    expect(answer.status).toBe(201)
+    await pageTokenFor(server.config.MAIL_DIR, email)
+  }
+
+  it.skipIf(!available)('takes Postmark’s bounces and spam complaints with its basic auth, each once', async () => {
+    server = await startServer({ ADMIN_TOKEN, MAIL_RATE_PER_SECOND: '0', POSTMARK_WEBHOOK_AUTH: POSTMARK }, kind)
+    await joined('john@example.com')
+    await joined('kim@example.com')
+    const hook = (body: unknown, credentials = POSTMARK) => post('/hooks/mail/postmark', body, basic(credentials))
+    expect((await hook(postmarkBounce('john@example.com', 1, 'HardBounce'), 'kennect:wrong-password-000')).status).toBe(401)
+    expect((await post('/hooks/mail/postmark', postmarkBounce('john@example.com', 1, 'HardBounce'))).status).toBe(401)
+    expect(await events()).toBe(0)
+    expect(await (await hook(postmarkBounce('john@example.com', 4323372036854, 'HardBounce'))).json()).toEqual({ recorded: true })
+    expect(await (await hook(postmarkBounce('john@example.com', 4323372036854, 'HardBounce'))).json()).toEqual({ recorded: false })
+    expect(await (await hook(postmarkBounce('kim@example.com', 7, 'SoftBounce'))).json()).toEqual({ recorded: true })
+    // An open or a delivery is not ours to act on: answered, ignored.
+    expect(await (await hook({ RecordType: 'Open', ID: 9, Email: 'kim@example.com' })).json()).toEqual({ recorded: false })
+    expect(await suppressions()).toEqual(['john@example.com hard-bounce'])
+    const complaint = { ...postmarkBounce('kim@example.com', 42, 'SpamComplaint'), RecordType: 'SpamComplaint', TypeCode: 512 }
+    expect((await hook(complaint)).status).toBe(200)
+    expect(await suppressions()).toEqual(['john@example.com hard-bounce', 'kim@example.com complaint'])
+    expect(await events()).toBe(3)
+    // Mailgun is not configured here.
+    expect((await post('/hooks/mail/mailgun', mailgunBody(mailgunFailed('kim@example.com', 'x@y', 'e1', 'permanent')))).status).toBe(404)
+  })
+
+  it.skipIf(!available)(
+    'takes Mailgun’s signed failures and complaints by the Message-ID, refuses a bad or old signature, each once',
+    async () => {
+      server = await startServer(
+        { ADMIN_TOKEN, MAIL_RATE_PER_SECOND: '0', MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_KEY, MAIL_FROM: 'Kennect <hello@kennect.test>' },
+        kind,
+      )
+      await joined('alice@example.com')
+      await joined('carl@example.com')
+      const [key] = (
+        await runSql(server, sameSql('SELECT message_key FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id WHERE email = ?'), [
+          'alice@example.com',
+        ])
+      ).map((row) => String(row.message_key))
+      const hook = (body: unknown) => post('/hooks/mail/mailgun', body)
+      // The Message-ID names Alice, whatever recipient the event says (a forward).
+      const failed = mailgunFailed('alias@forwarder.example', `${key}@kennect.test`, 'G9Bn5sl1TC6pa2ikwgmMSA', 'permanent')
+      expect((await hook(mailgunBody(failed, 'another-key-0123456789abc'))).status).toBe(401)
+      expect((await hook(mailgunBody(failed, MAILGUN_KEY, Math.floor(Date.now() / 1000) - 3600))).status).toBe(401)
+      expect(await events()).toBe(0)
+      expect(await (await hook(mailgunBody(failed))).json()).toEqual({ recorded: true })
+      expect(await (await hook(mailgunBody(failed))).json()).toEqual({ recorded: false })
+      expect(await (await hook(mailgunBody(mailgunFailed('carl@example.com', 'none@x', 'temp-1', 'temporary')))).json()).toEqual({
+        recorded: true,
+      })
+      expect(await suppressions()).toEqual(['alice@example.com hard-bounce'])
+      const complained = { event: 'complained', id: 'c-1', recipient: 'carl@example.com', message: { headers: { 'message-id': 'none@x' } } }
+      expect((await hook(mailgunBody(complained))).status).toBe(200)
+      expect(await (await hook(mailgunBody({ event: 'delivered', id: 'd-1', recipient: 'carl@example.com' }))).json()).toEqual({
+        recorded: false,
+      })
+      expect(await suppressions()).toEqual(['alice@example.com hard-bounce', 'carl@example.com complaint'])
+      expect((await post('/hooks/mail/postmark', postmarkBounce('carl@example.com', 1, 'HardBounce'))).status).toBe(404)
+    },
+  )
+})
