@@ -151,6 +151,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     suppressions,
     compose: withReturnPath(
       config.MAIL_RETURN_PATH,
+      suppressions,
       createComposer({
         mailFrom: config.MAIL_FROM,
         product: productName,

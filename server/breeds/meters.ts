@@ -119,7 +119,8 @@ export function visitorBreedMeters({ counts, targets }: Counted, profile: Profil
       studs: publicCount(studs),
       dams: publicCount(dams),
       target,
-      ready: isBreedReady({ studs, dams }, target),
+      // Ready only where both sides are public: a target under 10 met would otherwise say "at least N".
+      ready: isBreedReady({ studs, dams }, target) && publicCount(studs) !== null && publicCount(dams) !== null,
     }
   })
 }

@@ -64,6 +64,16 @@ export function isPermanentFailure(error: unknown): boolean {
   return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600
 }
 
+/**
+ * A permanent refusal of the recipient itself: at RCPT TO, or with a status that says the mailbox
+ * or its domain is not there (5.1.x, 5.2.1). A 554 for the message or the sender is none.
+ */
+export function isRecipientRefused(error: unknown): boolean {
+  const { command, response } = (error ?? {}) as { command?: unknown; response?: unknown }
+  if (!isPermanentFailure(error)) return false
+  return command === 'RCPT TO' || (typeof response === 'string' && /\b5\.(1\.\d+|2\.1)\b/.test(response))
+}
+
 /** An error as it may be logged or stored: no address in it (SMTP replies quote the recipient). */
 function describe(error: unknown): string {
   const { responseCode, message } = (error ?? {}) as { responseCode?: unknown; message?: unknown }
@@ -143,6 +153,11 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       return
     }
     unstarted.delete(mail.id)
+    // Suppressed while it waited for the pace (a complaint just in): not sent.
+    if (options.suppressions && (await options.suppressions.suppressedMails([mail])).has(mail.id)) {
+      await store.outbox.giveUp(mail.id, 'failed', 'suppressed')
+      return
+    }
     try {
       await transport.send(message)
     } catch (error) {
@@ -157,9 +172,10 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     const reason = describe(error)
     if (isPermanentFailure(error)) {
       log.warn({ mail: mail.id, kind: mail.kind, attempt: mail.attempt, reason }, 'mail bounced: refused for good')
+      // The recipient refused (not the message, not the sender): a hard bounce like any reported
+      // later, recorded before the mail is settled so that a failure here tries the mail again.
+      if (isRecipientRefused(error)) await options.suppressions?.report({ outboxId: mail.id, type: 'hard-bounce', source: 'smtp' })
       await store.outbox.giveUp(mail.id, 'bounced', reason)
-      // The server's refusal is a hard bounce like any reported later: the address is suppressed.
-      await options.suppressions?.report({ outboxId: mail.id, type: 'hard-bounce', source: 'smtp' })
       return
     }
     const wait = Math.min(retry.maxMs, retry.firstMs * 2 ** (mail.attempt - 1))

@@ -70,6 +70,8 @@ export async function providerHooks(app: FastifyInstance, options: { postmarkAut
     return record(reply, event, 'postmark')
   })
 
+  /** Mailgun tokens taken in the last half hour (this instance's: its signatures expire in 15 minutes). */
+  const tokens = new Map<string, number>()
   app.post('/hooks/mail/mailgun', { bodyLimit: MAX_BODY }, async (request, reply) => {
     if (!options.mailgunKey) return reply.code(404).send({ error: 'not_found' })
     const body = isObject(request.body) ? request.body : {}
@@ -79,6 +81,12 @@ export async function providerHooks(app: FastifyInstance, options: { postmarkAut
     const expected = createHmac('sha256', options.mailgunKey).update(`${timestamp}${token}`).digest('hex')
     const fresh = /^\d+$/.test(timestamp) && Math.abs(Date.now() / 1000 - Number(timestamp)) <= MAILGUN_MAX_AGE_S
     if (!fresh || !sameText(text(signature.signature) ?? '', expected)) return reply.code(401).send({ error: 'unauthorized' })
+    // The signature covers the timestamp and token, not the event: a token is taken once, so a
+    // signed request seen on the way cannot be sent again with another event.
+    const now = Date.now()
+    for (const [seen, at] of tokens) if (now - at > MAILGUN_MAX_AGE_S * 2000) tokens.delete(seen)
+    if (tokens.has(token)) return reply.code(401).send({ error: 'unauthorized' })
+    tokens.set(token, now)
     const event = mailgunEvent(body['event-data'])
     if (!event) return reply.code(200).send({ recorded: false })
     return record(reply, event, 'mailgun')

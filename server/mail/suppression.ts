@@ -21,20 +21,34 @@ export interface Suppressions {
     source: string
     eventId?: string | null
   }): Promise<{ found: boolean; recorded: boolean; suppressed: boolean; pausedCampaign?: number | null }>
+  /** The tag a VERP address carries beside the mail's number, so that no one can forge a report about another mail. */
+  verpTag(id: number): Promise<string>
   /** The ids of the mails whose recipients are suppressed. */
   suppressedMails(mails: readonly { id: number; to: string }[]): Promise<Set<number>>
 }
 
+/** Hex characters of the VERP tag (40 bits: guessing one takes a trillion tries). */
+export const VERP_TAG_LENGTH = 10
+
 export function createSuppressions(store: SuppressionStore, rule?: PauseRule): Suppressions {
   let key: Promise<string> | undefined
-  const hash = async (email: string) => {
-    key ??= store.key()
-    return createHmac('sha256', await key)
+  // A failed read is not kept: the next mail asks again (the store may have been down a moment).
+  const keyNow = () =>
+    (key ??= store.key().catch((error: unknown) => {
+      key = undefined
+      throw error
+    }))
+  const hash = async (email: string) =>
+    createHmac('sha256', await keyNow())
       .update(email.trim().toLowerCase())
       .digest('hex')
-  }
   return {
     hash,
+    verpTag: async (id) =>
+      createHmac('sha256', await keyNow())
+        .update(`verp:${id}`)
+        .digest('hex')
+        .slice(0, VERP_TAG_LENGTH),
     report: async (event) => {
       const message =
         (event.outboxId ? await store.outboxOf(event.outboxId) : undefined) ??
@@ -64,11 +78,18 @@ export function createSuppressions(store: SuppressionStore, rule?: PauseRule): S
   }
 }
 
-/** With MAIL_RETURN_PATH, each mail's envelope sender names its outbox row (VERP): a DSN mailed back says which mail it is about. */
+/**
+ * With MAIL_RETURN_PATH, each mail's envelope sender names its outbox row and a tag only this
+ * deployment can make (`bounces+123.9f2c41d0ab@…`, VERP): a DSN mailed back says which mail it is about.
+ */
 export function withReturnPath(
   returnPath: string | undefined,
+  suppressions: Pick<Suppressions, 'verpTag'>,
   compose: (mail: ClaimedMail) => Promise<OutgoingMail>,
 ): (mail: ClaimedMail) => Promise<OutgoingMail> {
   if (!returnPath) return compose
-  return async (mail) => ({ ...(await compose(mail)), envelope: { from: returnPath.replace('{id}', String(mail.id)), to: mail.to } })
+  return async (mail) => ({
+    ...(await compose(mail)),
+    envelope: { from: returnPath.replace('{id}', `${mail.id}.${await suppressions.verpTag(mail.id)}`), to: mail.to },
+  })
 }

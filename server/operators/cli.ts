@@ -210,7 +210,16 @@ export async function main(argv: string[]): Promise<number> {
             complaintRate: config.CAMPAIGN_PAUSE_COMPLAINT_RATE,
           })
           for (const report of reports) {
-            const outcome = await suppressions.report({ ...report, source: report.type === 'complaint' ? 'arf' : 'dsn' })
+            // Only a mail of ours decides: a VERP address whose tag holds, or a Message-ID we made.
+            const outboxId = report.verp && (await suppressions.verpTag(report.verp.id)) === report.verp.tag ? report.verp.id : null
+            const outcome = await suppressions.report({
+              outboxId,
+              messageKey: report.messageKey,
+              email: null,
+              type: report.type,
+              source: report.type === 'complaint' ? 'arf' : 'dsn',
+              eventId: report.eventId,
+            })
             process.stdout.write(
               `${report.type}: ${outcome.found ? (outcome.recorded ? (outcome.suppressed ? 'recorded, address suppressed' : 'recorded') : 'seen before') : 'no mail of ours'}\n`,
             )

@@ -40,3 +40,14 @@ export const toProfileBreed = (row: BreedRow): ProfileBreed => ({
 
 /** The ids and sides of a profile's breeds, as sign-up events carry them. */
 export const breedSides = (breeds: Profile['breeds']) => breeds.map(({ breed, side }) => ({ breed, side }))
+
+/** A breed named twice (two spellings of one breed) counts once: the later entry keeps its name, not the breed. */
+export function onceEach<T extends { breed: string | null }>(entries: readonly T[]): T[] {
+  const seen = new Set<string>()
+  return entries.map((entry) => {
+    if (entry.breed === null) return entry
+    if (seen.has(entry.breed)) return { ...entry, breed: null }
+    seen.add(entry.breed)
+    return entry
+  })
+}

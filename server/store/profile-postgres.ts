@@ -2,7 +2,7 @@
 // saved whole, the breed × country counts, the breed targets, and the names the catalogue missed.
 import type pg from 'pg'
 import type { Profile } from '../../contract/visitor.js'
-import { BREED_TARGETS_KEY, type BreedRow, breedSides, readyPairs, storedBreedTargets, toProfileBreed } from './breed-targets.js'
+import { BREED_TARGETS_KEY, type BreedRow, breedSides, onceEach, readyPairs, storedBreedTargets, toProfileBreed } from './breed-targets.js'
 import { inTransaction, type Run } from './pg-common.js'
 import { writeAudit } from './team-postgres.js'
 import type { BreedCount, BreedStore, ProfileToSave } from './types.js'
@@ -12,6 +12,11 @@ type Queryable = pg.Pool | pg.PoolClient
 /** The ids and sides of a sign-up's breeds, from its rows, in their order. */
 const SIDES_OF = `(SELECT coalesce(jsonb_agg(jsonb_build_object('breed', breed, 'side', side) ORDER BY position), '[]')
   FROM signup_breeds WHERE signup_id = waitlist.id)`
+
+/** A breed a sign-up names twice (two spellings mapped to one breed) counts once: the later row keeps its name only. */
+const ONCE_EACH = `UPDATE signup_breeds SET breed = NULL WHERE signup_id = ANY($1::bigint[]) AND breed IS NOT NULL
+  AND EXISTS (SELECT 1 FROM signup_breeds AS earlier WHERE earlier.signup_id = signup_breeds.signup_id
+    AND earlier.breed = signup_breeds.breed AND earlier.position < signup_breeds.position)`
 
 export async function readProfile(db: Queryable, id: number): Promise<Profile | undefined> {
   const head = await db.query<Omit<Profile, 'breeds' | 'club'> & { kennel_club: Profile['club'] }>(
@@ -29,6 +34,9 @@ export async function readProfile(db: Queryable, id: number): Promise<Profile | 
 
 export function saveProfile(pool: pg.Pool, id: number, profile: ProfileToSave): Promise<void> {
   return inTransaction(pool, async (client) => {
+    // The sign-up's row first, as a confirmation locks it before its trigger reaches these rows:
+    // the same order, so the two never deadlock, and two saves of one profile wait for each other.
+    await client.query('SELECT 1 FROM waitlist WHERE id = $1 FOR UPDATE', [id])
     const unknown = profile.breeds.filter((entry) => entry.breed === null).map((entry) => entry.key)
     const mapped = new Map<string, string>()
     if (unknown.length > 0) {
@@ -38,7 +46,7 @@ export function saveProfile(pool: pg.Pool, id: number, profile: ProfileToSave): 
       )
       for (const { name_key, breed } of found.rows) mapped.set(name_key, breed)
     }
-    const breeds = profile.breeds.map((entry) => ({ ...entry, breed: entry.breed ?? mapped.get(entry.key) ?? null }))
+    const breeds = onceEach(profile.breeds.map((entry) => ({ ...entry, breed: entry.breed ?? mapped.get(entry.key) ?? null })))
     await client.query('DELETE FROM signup_breeds WHERE signup_id = $1', [id])
     await client.query(
       'UPDATE waitlist SET role = $2, breeds = $3, country = $4, kennel_club = $5, litters = $6, breed_sides = $7 WHERE id = $1',
@@ -106,12 +114,15 @@ export function createPostgresBreeds(pool: pg.Pool, run: Run): BreedStore & { re
             [key, breed],
           )
           const rows = await client.query<{ signup_id: string }>(
-            'UPDATE signup_breeds SET breed = $2 WHERE breed IS NULL AND name_key = $1 RETURNING signup_id::text',
+            // Every row of the key (none has a catalogue breed), a wrong mapping corrected too.
+            'UPDATE signup_breeds SET breed = $2 WHERE name_key = $1 AND breed IS DISTINCT FROM $2 RETURNING signup_id::text',
             [key, breed],
           )
           const signups = [...new Set(rows.rows.map((row) => row.signup_id))]
-          if (signups.length > 0)
+          if (signups.length > 0) {
+            await client.query(ONCE_EACH, [signups])
             await client.query(`UPDATE waitlist SET breed_sides = ${SIDES_OF} WHERE id = ANY($1::bigint[])`, [signups])
+          }
           if (audit) await writeAudit(client, { ...audit, detail: { ...audit.detail, signups: signups.length } })
           return signups.length
         }),
@@ -130,10 +141,12 @@ export function createPostgresBreeds(pool: pg.Pool, run: Run): BreedStore & { re
               `UPDATE signup_breeds SET name_key = entry.key,
                  breed = coalesce(entry.breed, (SELECT breed FROM breed_mappings WHERE name_key = entry.key))
                FROM jsonb_to_recordset($1) AS entry (signup_id bigint, position int, key text, breed text)
-               WHERE signup_breeds.signup_id = entry.signup_id AND signup_breeds.position = entry.position`,
+               WHERE signup_breeds.signup_id = entry.signup_id AND signup_breeds.position = entry.position
+                 AND signup_breeds.name_key IS NULL`,
               [JSON.stringify(entries)],
             )
             const ids = [...new Set(entries.map((entry) => entry.signup_id))]
+            await client.query(ONCE_EACH, [ids])
             await client.query(`UPDATE waitlist SET breed_sides = ${SIDES_OF} WHERE id = ANY($1::bigint[])`, [ids])
           })
           total += entries.length

@@ -3,7 +3,7 @@
 import type Database from 'better-sqlite3'
 import type { CountryCode } from '../../contract/countries.js'
 import type { KennelClub, Litters, Profile, Role } from '../../contract/visitor.js'
-import { BREED_TARGETS_KEY, type BreedRow, breedSides, readyPairs, storedBreedTargets, toProfileBreed } from './breed-targets.js'
+import { BREED_TARGETS_KEY, type BreedRow, breedSides, onceEach, readyPairs, storedBreedTargets, toProfileBreed } from './breed-targets.js'
 import { auditWriter } from './team-sqlite.js'
 import type { BreedCount, BreedStore, ProfileToSave } from './types.js'
 
@@ -31,10 +31,12 @@ export function createSqliteProfiles(db: Database.Database) {
      WHERE id = @id`,
   )
   const save = db.transaction((id: number, profile: ProfileToSave) => {
-    const breeds = profile.breeds.map((entry) => ({
-      ...entry,
-      breed: entry.breed ?? (mapped.get(entry.key) as string | undefined) ?? null,
-    }))
+    const breeds = onceEach(
+      profile.breeds.map((entry) => ({
+        ...entry,
+        breed: entry.breed ?? (mapped.get(entry.key) as string | undefined) ?? null,
+      })),
+    )
     clear.run(id)
     update.run({
       id,
@@ -82,7 +84,17 @@ export function createSqliteBreeds(db: Database.Database, run: Run): BreedStore 
   const putMapping = db.prepare(
     `INSERT INTO breed_mappings (name_key, breed) VALUES (@key, @breed) ON CONFLICT (name_key) DO UPDATE SET breed = excluded.breed`,
   )
-  const mapRows = db.prepare('UPDATE signup_breeds SET breed = @breed WHERE breed IS NULL AND name_key = @key RETURNING signup_id').pluck()
+  // Every row of the key (none has a catalogue breed: the catalogue does not know the name), a
+  // wrong mapping corrected too.
+  const mapRows = db
+    .prepare('UPDATE signup_breeds SET breed = @breed WHERE name_key = @key AND breed IS NOT @breed RETURNING signup_id')
+    .pluck()
+  // A breed a sign-up names twice (two spellings mapped to one breed) counts once: the later row keeps its name only.
+  const onceEachRow = db.prepare(
+    `UPDATE signup_breeds SET breed = NULL WHERE signup_id = ? AND breed IS NOT NULL
+     AND EXISTS (SELECT 1 FROM signup_breeds AS earlier WHERE earlier.signup_id = signup_breeds.signup_id
+       AND earlier.breed = signup_breeds.breed AND earlier.position < signup_breeds.position)`,
+  )
   const resides = db.prepare(`UPDATE waitlist SET breed_sides = ${SIDES_OF} WHERE id = ?`)
   const copied = db.prepare('SELECT signup_id, position, name FROM signup_breeds WHERE name_key IS NULL LIMIT 1000')
   const readOne = db.prepare(
@@ -108,7 +120,10 @@ export function createSqliteBreeds(db: Database.Database, run: Run): BreedStore 
           .transaction(() => {
             putMapping.run({ key, breed })
             const signups = [...new Set(mapRows.all({ key, breed }) as number[])]
-            for (const id of signups) resides.run(id)
+            for (const id of signups) {
+              onceEachRow.run(id)
+              resides.run(id)
+            }
             if (audit) writeAudit({ ...audit, detail: { ...audit.detail, signups: signups.length } })
             return signups.length
           })
@@ -126,7 +141,10 @@ export function createSqliteBreeds(db: Database.Database, run: Run): BreedStore 
               readOne.run({ ...row, ...read(row.name) })
               touched.add(row.signup_id)
             }
-            for (const id of touched) resides.run(id)
+            for (const id of touched) {
+              onceEachRow.run(id)
+              resides.run(id)
+            }
           }).immediate()
           total += batch.length
         }

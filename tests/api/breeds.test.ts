@@ -283,6 +283,35 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
     },
   )
 
+  it.skipIf(!available)('counts a person once per breed however many spellings they type, and moves a corrected mapping', async () => {
+    await start()
+    // Three spellings of one breed (English, its short name, German) and a name mapped later to it.
+    const [ada] = await seed('twice', [
+      {
+        role: 'breeder',
+        breeds: [{ name: 'Labrador Retriever', side: 'dam' }, 'Lab', 'Labrador-Retriever', 'Our Lab cross'],
+        country: 'FR',
+      },
+    ])
+    const stored = await runSql(server, sameSql('SELECT name, breed FROM signup_breeds WHERE signup_id = ? ORDER BY position'), [ada])
+    expect(stored.map((r) => [r.name, r.breed])).toEqual([
+      ['Labrador Retriever', 'labrador-retriever'],
+      ['Lab', null],
+      ['Labrador-Retriever', null],
+      ['Our Lab cross', null],
+    ])
+    expect((await breedsAnswer()).breeds.map((b) => [b.id, b.all.profiles, b.all.dams])).toEqual([['labrador-retriever', 1, 1]])
+    // An editor maps "Our Lab cross" to the pug by mistake, then corrects it: the profiles move, and
+    // Ada still counts once for the Labrador (she names it already).
+    await seed('cross', [{ role: 'owner', breeds: [{ name: 'our lab CROSS', side: 'seeker' }], country: 'FR' }])
+    const map = (breed: string) => admin('/breeds/unmatched', { method: 'POST', body: { name: 'Our Lab cross', breed } })
+    expect(await (await map('pug')).json()).toMatchObject({ mapped: 2 })
+    expect((await breedsAnswer('?breed=pug')).breeds[0]?.all).toMatchObject({ profiles: 2, seekers: 1 })
+    expect(await (await map('labrador-retriever')).json()).toMatchObject({ mapped: 2 })
+    expect((await breedsAnswer('?breed=pug')).breeds).toEqual([])
+    expect((await breedsAnswer('?breed=labrador-retriever')).breeds[0]?.all).toMatchObject({ profiles: 2, dams: 1, seekers: 1 })
+  })
+
   it.skipIf(!available)('shows the public a breed × country from 10 profiles only, any count under 10 as null', async () => {
     await start()
     await seed('lab-fr', [

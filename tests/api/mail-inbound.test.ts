@@ -134,8 +134,12 @@ describe.each(STORES)('mail inbound on $kind', ({ kind, available }) => {
     const ada = await joined('ada@example.com')
     const bea = await joined('bea@example.com')
     const cem = await joined('cem@example.com')
+    const verp = async (id: number) => `bounces+${id}.${await server.app.suppressions.verpTag(id)}@kennect.test`
+    // A report to a VERP address whose tag is not ours, quoting no mail of ours: nothing (anyone can mail us).
+    const forged = dsn(`bounces+${ada.id}.0000000000@kennect.test`, '<nobody@kennect.test>', 'failed', '5.1.1', 'dsn-0')
+    expect(await inbound(forged)).toBe('hard-bounce: no mail of ours\n')
     // Ada's DSN names a forward as its final recipient, and quotes another Message-ID: the VERP address decides.
-    const hard = dsn(`bounces+${ada.id}@kennect.test`, bea.messageId, 'failed', '5.1.1', 'dsn-1')
+    const hard = dsn(await verp(ada.id), bea.messageId, 'failed', '5.1.1', 'dsn-1')
     expect(await inbound(hard)).toBe('hard-bounce: recorded, address suppressed\n')
     expect(await inbound(hard)).toBe('hard-bounce: seen before\n')
     expect(await suppressions()).toEqual([['ada@example.com', 'hard-bounce']])
@@ -143,8 +147,12 @@ describe.each(STORES)('mail inbound on $kind', ({ kind, available }) => {
     expect(await inbound(arf(bea.messageId))).toBe('complaint: recorded, address suppressed\n')
     const [beaRow] = await server.app.store.list({ limit: 1, search: 'bea@' })
     expect(beaRow?.unsubscribed_at).toMatch(/^\d{4}-/)
-    // Cem's mail is delayed: a soft bounce, remembered, not yet a suppression.
-    expect(await inbound(dsn('postmaster@kennect.test', cem.messageId, 'delayed', '4.4.7', 'dsn-2'))).toBe('soft-bounce: recorded\n')
+    // Cem's mail: a delay is no failure (nothing), a policy refusal says nothing of his address
+    // (nothing), a failure 4.x.x is a soft bounce, remembered, not yet a suppression.
+    const nothing = 'not a bounce or complaint report: nothing recorded\n'
+    expect(await inbound(dsn('postmaster@kennect.test', cem.messageId, 'delayed', '4.4.7', 'dsn-2'))).toBe(nothing)
+    expect(await inbound(dsn('postmaster@kennect.test', cem.messageId, 'failed', '5.7.1', 'dsn-3'))).toBe(nothing)
+    expect(await inbound(dsn('postmaster@kennect.test', cem.messageId, 'failed', '4.2.2', 'dsn-4'))).toBe('soft-bounce: recorded\n')
     expect((await suppressions()).map(([email]) => email).sort()).toEqual(['ada@example.com', 'bea@example.com'])
     // An ordinary mail records nothing; a report about no mail of ours neither.
     expect(await inbound('From: a@b.example\nTo: bounces+1@kennect.test\nSubject: hello\n\nhi\n')).toBe(

@@ -3,7 +3,7 @@
 // and a spam complaint suppress, a soft bounce is remembered, a replay counts once, a bad credential
 // or signature gets 401 and records nothing, another kind of event is answered and ignored, and a
 // provider not configured answers 404.
-import { createHmac } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Suppression } from '../../contract/mail-events'
 import { pageTokenFor } from '../support/page-links'
@@ -40,7 +40,7 @@ const postmarkBounce = (email: string, id: number, type: string) => ({
 
 /** Mailgun's webhook: its signature object and the event, as its documentation's example is laid out. */
 function mailgunBody(event: Record<string, unknown>, key = MAILGUN_KEY, timestamp = Math.floor(Date.now() / 1000)) {
-  const token = `a8ce0edb2dd8301dee6c2405235584e45aa91d1e9f979f3de${timestamp}`
+  const token = randomBytes(25).toString('hex') // Mailgun's are 50 characters, new for each request
   const signature = createHmac('sha256', key).update(`${timestamp}${token}`).digest('hex')
   return { signature: { timestamp: String(timestamp), token, signature }, 'event-data': event }
 }
@@ -123,7 +123,11 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
       expect((await hook(mailgunBody(failed, 'another-key-0123456789abc'))).status).toBe(401)
       expect((await hook(mailgunBody(failed, MAILGUN_KEY, Math.floor(Date.now() / 1000) - 3600))).status).toBe(401)
       expect(await events()).toBe(0)
-      expect(await (await hook(mailgunBody(failed))).json()).toEqual({ recorded: true })
+      const signed = mailgunBody(failed)
+      expect(await (await hook(signed)).json()).toEqual({ recorded: true })
+      // The same signed request again, with another event in it: refused (its token was taken).
+      expect((await hook({ ...signed, 'event-data': { ...failed, recipient: 'carl@example.com', event: 'complained' } })).status).toBe(401)
+      // Mailgun delivering the event again signs it anew: counted once.
       expect(await (await hook(mailgunBody(failed))).json()).toEqual({ recorded: false })
       expect(await (await hook(mailgunBody(mailgunFailed('carl@example.com', 'none@x', 'temp-1', 'temporary')))).json()).toEqual({
         recorded: true,
