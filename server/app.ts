@@ -24,6 +24,7 @@ import { clientDir, landingWordsPath, visitorDir } from './paths.js'
 import { createLaunchMeters, type LaunchMeters, launchRoutes } from './growth/launch.js'
 import { readBreedName } from './breeds/catalogue.js'
 import { dkimKey } from './mail/dkim.js'
+import { sendgridKey } from './mail/sendgrid.js'
 import { providerHooks } from './mail/provider-hooks.js'
 import { createSuppressions, type Suppressions, withReturnPath } from './mail/suppression.js'
 import { type BreedMeters, createBreedMeters } from './breeds/meters.js'
@@ -235,7 +236,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(joinRoute)
   await app.register(healthRoutes)
   await app.register(launchRoutes)
-  await app.register(providerHooks, { postmarkAuth: config.POSTMARK_WEBHOOK_AUTH, mailgunKey: config.MAILGUN_WEBHOOK_SIGNING_KEY })
+  await app.register(providerHooks, {
+    postmarkAuth: config.POSTMARK_WEBHOOK_AUTH,
+    mailgunKey: config.MAILGUN_WEBHOOK_SIGNING_KEY,
+    sendgridKey:
+      config.SENDGRID_WEBHOOK_PUBLIC_KEY === undefined ? undefined : (sendgridKey(config.SENDGRID_WEBHOOK_PUBLIC_KEY) ?? undefined),
+    ses:
+      config.SES_SNS_TOPIC_ARN === undefined
+        ? undefined
+        : { topicArn: config.SES_SNS_TOPIC_ARN, certUrlPattern: config.SNS_CERT_URL_PATTERN },
+  })
   if (visitorPages) await app.register(visitorRoutes, { pages: visitorPages })
   else app.log.warn({ visitorDir }, "no built visitor's page found: run `npm run build`; /me links answer 404")
   await app.register(adminRoutes, { pageRoot, config })

@@ -3,6 +3,8 @@
 import { createPrivateKey } from 'node:crypto'
 import { z } from 'zod'
 import { readPem } from './mail/dkim.js'
+import { sendgridKey } from './mail/sendgrid.js'
+import { DEFAULT_SNS_CERT_URL_PATTERN } from './mail/sns.js'
 
 const isPrivateKey = (pem: string): boolean => {
   try {
@@ -108,6 +110,31 @@ const schema = z.object({
   MAILGUN_WEBHOOK_SIGNING_KEY: optionalText.refine((key) => key === undefined || key.length >= 16, {
     message: 'expected the signing key Mailgun shows (16 characters or more)',
   }),
+  /** SendGrid's signed event webhook: the verification key SendGrid shows (base64), or a PEM. */
+  SENDGRID_WEBHOOK_PUBLIC_KEY: optionalText.refine((key) => key === undefined || sendgridKey(key) !== null, {
+    message: "expected the signed event webhook's verification key SendGrid shows (MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE…)",
+  }),
+  /** Amazon SES through SNS: the one topic whose bounce and complaint notifications are taken. */
+  SES_SNS_TOPIC_ARN: optionalText.refine(
+    (arn) => arn === undefined || /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/.test(arn),
+    { message: 'expected a topic ARN such as arn:aws:sns:eu-west-1:123456789012:kennect-ses' },
+  ),
+  /** The addresses SNS signing certificates may be fetched from: a regular expression over the whole URL. */
+  SNS_CERT_URL_PATTERN: z
+    .string()
+    .trim()
+    .default(DEFAULT_SNS_CERT_URL_PATTERN)
+    .refine(
+      (pattern) => {
+        try {
+          new RegExp(pattern)
+          return pattern.startsWith('https://')
+        } catch {
+          return false
+        }
+      },
+      { message: 'expected a regular expression over https:// addresses, such as https://sns\\.[a-z0-9-]+\\.amazonaws\\.com/.*\\.pem' },
+    ),
   /** DKIM: the private key (a PEM, or the path of a file holding one) every mail is signed with, for MAIL_FROM's domain. */
   DKIM_PRIVATE_KEY: optionalText
     .transform((value) => (value === undefined ? undefined : readPem(value)))

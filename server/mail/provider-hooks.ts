@@ -1,10 +1,13 @@
 // Bounces and complaints that mail providers report later, by webhook (docs/decisions/019-suppression.md):
-// Postmark (basic auth) and Mailgun (an HMAC of the timestamp and token under the signing key). A
-// provider not configured answers 404; a bad credential 401 and records nothing; an event delivered
+// Postmark (basic auth), Mailgun (an HMAC of the timestamp and token under the signing key), SendGrid
+// (ECDSA over the body as sent) and Amazon SES through SNS (RSA, the certificate fetched from Amazon).
+// A provider not configured answers 404; a bad credential 401 and records nothing; an event delivered
 // twice counts once (the provider's own event id); an event of another kind is answered 2xx and ignored.
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual, type KeyObject } from 'node:crypto'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { MailEventType } from '../../contract/mail-events.js'
+import { SENDGRID_SIGNATURE_HEADER, SENDGRID_TIMESTAMP_HEADER, sendgridEvent, sendgridSigned } from './sendgrid.js'
+import { sesEvents, snsMessage, snsVerifier, subscribeUrlAllowed } from './sns.js'
 
 /** A provider's payload is a few kilobytes; anything bigger is not one. */
 const MAX_BODY = 64 * 1024
@@ -48,15 +51,30 @@ export function mailgunEvent(data: unknown): { type: MailEventType; email: strin
   return { ...base, type: data.severity === 'temporary' ? 'soft-bounce' : 'hard-bounce' }
 }
 
-export async function providerHooks(app: FastifyInstance, options: { postmarkAuth: string | undefined; mailgunKey: string | undefined }) {
-  const record = async (
-    reply: FastifyReply,
-    event: { type: MailEventType; email: string; messageKey?: string | null; eventId: string },
-    source: string,
-  ) => {
+type ProviderEvent = { type: MailEventType; email: string; messageKey?: string | null; eventId: string }
+
+export interface ProviderHookOptions {
+  postmarkAuth: string | undefined
+  mailgunKey: string | undefined
+  /** SendGrid's verification key, read at start. */
+  sendgridKey: KeyObject | undefined
+  /** The one SNS topic whose SES notifications are taken, and the addresses its certificates may come from. */
+  ses: { topicArn: string; certUrlPattern: string } | undefined
+}
+
+export async function providerHooks(app: FastifyInstance, options: ProviderHookOptions) {
+  const recordOne = async (event: ProviderEvent, source: string) => {
     const outcome = await app.suppressions.report({ ...event, source })
     app.log.info({ source, type: event.type, recorded: outcome.recorded, suppressed: outcome.suppressed }, 'mail event from a provider')
-    return reply.code(200).send({ recorded: outcome.recorded })
+    return outcome.recorded
+  }
+  const record = async (reply: FastifyReply, event: ProviderEvent, source: string) =>
+    reply.code(200).send({ recorded: await recordOne(event, source) })
+  /** Several events in one request: each recorded in turn, the answer says how many were new. */
+  const recordAll = async (reply: FastifyReply, events: ProviderEvent[], source: string) => {
+    let recorded = 0
+    for (const event of events) if (await recordOne(event, source)) recorded += 1
+    return reply.code(200).send({ recorded })
   }
 
   app.post('/hooks/mail/postmark', { bodyLimit: MAX_BODY }, async (request, reply) => {
@@ -90,5 +108,68 @@ export async function providerHooks(app: FastifyInstance, options: { postmarkAut
     const event = mailgunEvent(body['event-data'])
     if (!event) return reply.code(200).send({ recorded: false })
     return record(reply, event, 'mailgun')
+  })
+
+  // SendGrid and SNS sign the body as it was sent: these two take it as text and parse it themselves
+  // (SNS posts JSON as text/plain).
+  await app.register(async (raw) => {
+    raw.removeContentTypeParser(['application/json', 'text/plain'])
+    raw.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string', bodyLimit: MAX_BODY }, (_request, body, done) =>
+      done(null, body),
+    )
+
+    raw.post('/hooks/mail/sendgrid', { bodyLimit: MAX_BODY }, async (request, reply) => {
+      if (!options.sendgridKey) return reply.code(404).send({ error: 'not_found' })
+      const body = typeof request.body === 'string' ? request.body : ''
+      const signature = String(request.headers[SENDGRID_SIGNATURE_HEADER] ?? '')
+      const timestamp = String(request.headers[SENDGRID_TIMESTAMP_HEADER] ?? '')
+      if (!sendgridSigned(options.sendgridKey, timestamp, body, signature)) return reply.code(401).send({ error: 'unauthorized' })
+      let events: unknown
+      try {
+        events = JSON.parse(body)
+      } catch {
+        return reply.code(400).send({ error: 'invalid_json', message: 'expected a JSON array of events' })
+      }
+      if (!Array.isArray(events)) return reply.code(400).send({ error: 'invalid_json', message: 'expected a JSON array of events' })
+      return recordAll(
+        reply,
+        events.map(sendgridEvent).filter((event) => event !== null),
+        'sendgrid',
+      )
+    })
+
+    const sns = options.ses ? snsVerifier(options.ses.certUrlPattern) : undefined
+    raw.post('/hooks/mail/ses', { bodyLimit: MAX_BODY }, async (request, reply) => {
+      if (!options.ses || !sns) return reply.code(404).send({ error: 'not_found' })
+      const message = snsMessage(typeof request.body === 'string' ? request.body : '')
+      if (!message) return reply.code(400).send({ error: 'invalid_message', message: 'expected a signed Amazon SNS message' })
+      // Another topic's messages are none of ours: answered (so SNS stops), neither fetched nor kept.
+      if (message.TopicArn !== options.ses.topicArn) return reply.code(200).send({ recorded: 0 })
+      // A certificate from anywhere else is never fetched.
+      if (!sns.trusts(message.SigningCertURL)) return reply.code(403).send({ error: 'untrusted_certificate' })
+      let signed: boolean
+      try {
+        signed = await sns.verify(message)
+      } catch (error) {
+        // The certificate could not be had: SNS tries again later.
+        request.log.warn({ err: error, certUrl: message.SigningCertURL }, 'ses: the SNS signing certificate was not fetched')
+        return reply.code(503).send({ error: 'certificate_unavailable' })
+      }
+      if (!signed) return reply.code(401).send({ error: 'unauthorized' })
+      if (message.Type === 'SubscriptionConfirmation') {
+        if (!subscribeUrlAllowed(message)) return reply.code(403).send({ error: 'untrusted_subscribe_url' })
+        const answer = await fetch(message.SubscribeURL ?? '', { redirect: 'error', signal: AbortSignal.timeout(5_000) }).catch(
+          (error: unknown) => error as Error,
+        )
+        if (answer instanceof Error || !answer.ok) {
+          request.log.warn({ status: answer instanceof Error ? answer.message : answer.status }, 'ses: the subscription was not confirmed')
+          return reply.code(502).send({ error: 'subscription_not_confirmed' })
+        }
+        request.log.info({ topic: message.TopicArn }, "ses: subscribed to the topic's notifications")
+        return reply.code(200).send({ subscribed: true })
+      }
+      if (message.Type === 'UnsubscribeConfirmation') return reply.code(200).send({ recorded: 0 })
+      return recordAll(reply, sesEvents(message.MessageId, message.Message), 'ses')
+    })
   })
 }

@@ -3,7 +3,7 @@
 // and a spam complaint suppress, a soft bounce is remembered, a replay counts once, a bad credential
 // or signature gets 401 and records nothing, another kind of event is answered and ignored, and a
 // provider not configured answers 404.
-import { createHmac, randomBytes } from 'node:crypto'
+import { createHmac, createSign, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Suppression } from '../../contract/mail-events'
 import { pageTokenFor } from '../support/page-links'
@@ -56,6 +56,37 @@ const mailgunFailed = (recipient: string, messageId: string, id: string, severit
   'delivery-status': { code: severity === 'permanent' ? 550 : 452, message: 'mailbox unavailable' },
 })
 
+/** SendGrid's key pair: the public half as SendGrid shows it (base64 of its DER form). */
+const sendgrid = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+const SENDGRID_KEY = sendgrid.publicKey.export({ format: 'der', type: 'spki' }).toString('base64')
+/** SendGrid's signed request: ECDSA over the timestamp and the body as sent. */
+function sendgridRequest(events: unknown[], privateKey = sendgrid.privateKey) {
+  const body = JSON.stringify(events)
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  const signature = createSign('sha256')
+    .update(timestamp + body)
+    .sign(privateKey, 'base64')
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-twilio-email-event-webhook-signature': signature,
+      'x-twilio-email-event-webhook-timestamp': timestamp,
+    },
+  }
+}
+/** One event as SendGrid's documentation's example lays it out. */
+const sendgridEvent = (email: string, event: string, id: string, smtpId: string, extra: Record<string, unknown> = {}) => ({
+  email,
+  timestamp: 1513299569,
+  'smtp-id': smtpId,
+  event,
+  category: 'launch',
+  sg_event_id: id,
+  sg_message_id: '14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0',
+  ...extra,
+})
+
 describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
   let server: TestServer
   afterEach(() => server?.close())
@@ -74,7 +105,7 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
     ).items
       .map((s) => `${s.email} ${s.reason}`)
       .sort()
-  const events = async () => Number((await runSql(server, sameSql('SELECT count(*) AS n FROM mail_events')))[0]?.n)
+  const eventCount = async () => Number((await runSql(server, sameSql('SELECT count(*) AS n FROM mail_events')))[0]?.n)
   async function joined(email: string) {
     const answer = await post('/rest/v1/waitlist', { email })
     expect(answer.status).toBe(201)
@@ -88,7 +119,7 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
     const hook = (body: unknown, credentials = POSTMARK) => post('/hooks/mail/postmark', body, basic(credentials))
     expect((await hook(postmarkBounce('john@example.com', 1, 'HardBounce'), 'kennect:wrong-password-000')).status).toBe(401)
     expect((await post('/hooks/mail/postmark', postmarkBounce('john@example.com', 1, 'HardBounce'))).status).toBe(401)
-    expect(await events()).toBe(0)
+    expect(await eventCount()).toBe(0)
     expect(await (await hook(postmarkBounce('john@example.com', 4323372036854, 'HardBounce'))).json()).toEqual({ recorded: true })
     expect(await (await hook(postmarkBounce('john@example.com', 4323372036854, 'HardBounce'))).json()).toEqual({ recorded: false })
     expect(await (await hook(postmarkBounce('kim@example.com', 7, 'SoftBounce'))).json()).toEqual({ recorded: true })
@@ -98,7 +129,7 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
     const complaint = { ...postmarkBounce('kim@example.com', 42, 'SpamComplaint'), RecordType: 'SpamComplaint', TypeCode: 512 }
     expect((await hook(complaint)).status).toBe(200)
     expect(await suppressions()).toEqual(['john@example.com hard-bounce', 'kim@example.com complaint'])
-    expect(await events()).toBe(3)
+    expect(await eventCount()).toBe(3)
     // Mailgun is not configured here.
     expect((await post('/hooks/mail/mailgun', mailgunBody(mailgunFailed('kim@example.com', 'x@y', 'e1', 'permanent')))).status).toBe(404)
   })
@@ -122,7 +153,7 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
       const failed = mailgunFailed('alias@forwarder.example', `${key}@kennect.test`, 'G9Bn5sl1TC6pa2ikwgmMSA', 'permanent')
       expect((await hook(mailgunBody(failed, 'another-key-0123456789abc'))).status).toBe(401)
       expect((await hook(mailgunBody(failed, MAILGUN_KEY, Math.floor(Date.now() / 1000) - 3600))).status).toBe(401)
-      expect(await events()).toBe(0)
+      expect(await eventCount()).toBe(0)
       const signed = mailgunBody(failed)
       expect(await (await hook(signed)).json()).toEqual({ recorded: true })
       // The same signed request again, with another event in it: refused (its token was taken).
@@ -142,4 +173,47 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
       expect((await post('/hooks/mail/postmark', postmarkBounce('carl@example.com', 1, 'HardBounce'))).status).toBe(404)
     },
   )
+
+  it.skipIf(!available)('takes SendGrid’s signed events by the Message-ID, refuses a bad signature, each once', async () => {
+    server = await startServer(
+      { ADMIN_TOKEN, MAIL_RATE_PER_SECOND: '0', SENDGRID_WEBHOOK_PUBLIC_KEY: SENDGRID_KEY, MAIL_FROM: 'Kennect <hello@kennect.test>' },
+      kind,
+    )
+    for (const email of ['dora@example.com', 'eve@example.com', 'finn@example.com']) await joined(email)
+    const [key] = (
+      await runSql(server, sameSql('SELECT message_key FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id WHERE email = ?'), [
+        'dora@example.com',
+      ])
+    ).map((row) => String(row.message_key))
+    const hook = (request: { body: string; headers: Record<string, string> }) =>
+      fetch(`${server.url}/hooks/mail/sendgrid`, { method: 'POST', headers: request.headers, body: request.body })
+    const events = [
+      // A bounce names a forwarder, its Message-ID is Dora's mail.
+      sendgridEvent('alias@forwarder.example', 'bounce', 'sg-bounce-1', `<${key}@kennect.test>`, {
+        type: 'bounce',
+        reason: '500 unknown recipient',
+        status: '5.0.0',
+      }),
+      sendgridEvent('eve@example.com', 'deferred', 'sg-deferred-1', '<none@x>', { attempt: '5', response: '400 try again later' }),
+      sendgridEvent('eve@example.com', 'bounce', 'sg-blocked-1', '<none@x>', { type: 'blocked', status: '4.0.0' }),
+      sendgridEvent('finn@example.com', 'spamreport', 'sg-spam-1', '<none@x>'),
+      // Deliveries and opens are not ours to act on.
+      sendgridEvent('finn@example.com', 'delivered', 'sg-delivered-1', '<none@x>', { response: '250 OK' }),
+    ]
+    const signed = sendgridRequest(events)
+    // Signed by another key, or the body changed after signing: 401, nothing recorded.
+    expect((await hook(sendgridRequest(events, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey))).status).toBe(401)
+    expect((await hook({ ...signed, body: signed.body.replace('eve@', 'bob@') })).status).toBe(401)
+    expect((await hook({ ...signed, headers: { ...signed.headers, 'x-twilio-email-event-webhook-signature': '' } })).status).toBe(401)
+    expect(await eventCount()).toBe(0)
+    expect(await (await hook(signed)).json()).toEqual({ recorded: 4 })
+    // SendGrid retrying the batch: each event counted once.
+    expect(await (await hook(sendgridRequest(events))).json()).toEqual({ recorded: 0 })
+    expect(await suppressions()).toEqual(['dora@example.com hard-bounce', 'finn@example.com complaint'])
+    const kinds = await runSql(server, sameSql('SELECT type FROM mail_events ORDER BY id'))
+    expect(kinds.map((row) => row.type)).toEqual(['hard-bounce', 'soft-bounce', 'soft-bounce', 'complaint'])
+    // Mailgun and SES are not configured here.
+    expect((await post('/hooks/mail/mailgun', {})).status).toBe(404)
+    expect((await post('/hooks/mail/ses', {})).status).toBe(404)
+  })
 })

@@ -118,7 +118,7 @@ export async function signInAgain(server: TestServer, email: string): Promise<Te
  * or an operator's tool would, and answers its rows (none for a change).
  */
 export async function runSql(
-  server: TestServer,
+  server: { config: Pick<TestServer['config'], 'DATABASE_URL' | 'SQLITE_PATH'> },
   sql: { sqlite: string; postgres: string },
   values: unknown[] = [],
 ): Promise<Record<string, unknown>[]> {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../server/config'
@@ -33,6 +34,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ FORM_SECRET: 'short' })).toThrow(/FORM_SECRET: expected at least 32 characters/)
     expect(() => loadConfig({ FORM_MIN_SECONDS: '120' })).toThrow(/FORM_MIN_SECONDS/)
     expect(() => loadConfig({ BLOCK_DISPOSABLE_EMAIL: 'yes' })).toThrow(/BLOCK_DISPOSABLE_EMAIL/)
+  })
+
+  it('checks the providers’ webhook settings: an EC key, a topic ARN, an https pattern that compiles', () => {
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64')
+    const topic = 'arn:aws:sns:eu-west-1:123456789012:kennect-ses'
+    expect(loadConfig({ SENDGRID_WEBHOOK_PUBLIC_KEY: key, SES_SNS_TOPIC_ARN: topic })).toMatchObject({
+      SENDGRID_WEBHOOK_PUBLIC_KEY: key,
+      SES_SNS_TOPIC_ARN: topic,
+    })
+    expect(() => loadConfig({ SENDGRID_WEBHOOK_PUBLIC_KEY: 'not-a-key' })).toThrow(/SENDGRID_WEBHOOK_PUBLIC_KEY: expected the signed/)
+    expect(() => loadConfig({ SES_SNS_TOPIC_ARN: 'kennect-ses' })).toThrow(/SES_SNS_TOPIC_ARN: expected a topic ARN/)
+    expect(() => loadConfig({ SNS_CERT_URL_PATTERN: 'https://sns.(' })).toThrow(/SNS_CERT_URL_PATTERN/)
+    expect(() => loadConfig({ SNS_CERT_URL_PATTERN: 'http://.*' })).toThrow(/SNS_CERT_URL_PATTERN/)
   })
 
   it('treats an empty variable as unset', () => {
