@@ -9,6 +9,7 @@ export const WEBHOOK_EVENTS = [
   'signup.deleted',
   'invite.confirmed',
   'campaign.finished',
+  'campaign.paused',
   'country.ready',
 ] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]

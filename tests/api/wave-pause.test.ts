@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CampaignProgress } from '../../contract/campaigns'
 import type { Suppression } from '../../contract/mail-events'
+import { startReceiver, type Receiver } from '../support/receiver'
 import { seedSignUps } from '../support/seed'
 import { startServer, type TestServer } from '../support/server'
 import { startSmtp, type TestSmtp } from '../support/smtp'
@@ -15,9 +16,11 @@ const ADMIN_TOKEN = 'admin-token-for-the-wave-tests-0123456'
 describe.each(STORES)('a wave on $kind', ({ kind, available }) => {
   let server: TestServer
   let smtp: TestSmtp
+  let receiver: Receiver | undefined
   afterEach(async () => {
     await server?.close()
     await smtp?.stop()
+    await receiver?.close()
   })
   const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
     fetch(`${server.url}/admin/api${path}`, {
@@ -28,7 +31,11 @@ describe.each(STORES)('a wave on $kind', ({ kind, available }) => {
 
   it.skipIf(!available)('pauses itself when 8 % of 1,000 bounce, says why, and suppresses whom it met', async () => {
     smtp = await startSmtp()
-    server = await startServer({ ADMIN_TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '0' }, kind)
+    server = await startServer({ ADMIN_TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '0', WEBHOOK_ALLOW_PRIVATE: '1' }, kind)
+    receiver = await startReceiver()
+    const hook = await admin('/webhooks', { method: 'POST', body: { url: receiver.url, events: ['campaign.paused'] } })
+    expect(hook.status).toBe(201)
+    receiver.secrets.push(((await hook.json()) as { secret: string }).secret)
     const env = kind === 'postgres' ? { DATABASE_URL: server.config.DATABASE_URL } : { SQLITE_PATH: server.config.SQLITE_PATH }
     const { confirmed } = await seedSignUps(env, { confirmed: 1000, prefix: 'wave' })
     const dead = confirmed.filter((_, i) => i % 25 < 2) // 80 of them
@@ -63,5 +70,10 @@ describe.each(STORES)('a wave on $kind', ({ kind, available }) => {
       actor: 'deliverability',
       target: `campaign ${id}`,
     })
+    // …and by a webhook event, once.
+    await receiver.until((got) => got.length > 0)
+    expect(receiver.received.map((r) => [r.type, r.data])).toEqual([
+      ['campaign.paused', { id, recipients: 1000, reason: progress?.pausedReason, by: 'deliverability' }],
+    ])
   })
 })

@@ -104,12 +104,16 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
         body: { subject: 'Hello', markdown: 'Hello.', segment: {}, send: true },
       })
       expect(sent.status).toBe(201)
+      const campaign = ((await sent.json()) as { id: number }).id
+      // Once sent, an operator holds it (its deliverability can too: tests/api/wave-pause.test.ts).
+      await receiver.until((got) => got.some((r) => r.type === 'campaign.finished'))
+      expect((await admin(server)(`/campaigns/${campaign}/pause`, { method: 'POST' })).status).toBe(200)
       expect((await form(server, `/me/${bea.token}/unsubscribe`, '')).status).toBe(303)
       expect((await form(server, `/me/${bea.token}/delete`, 'confirm=yes')).status).toBe(303)
 
       const types = WEBHOOK_EVENTS
-      // Every type the contract lists: eight, each arriving at least once.
-      expect(types).toHaveLength(8)
+      // Every type the contract lists: nine, each arriving at least once.
+      expect(types).toHaveLength(9)
       await receiver.until((got) => types.every((type) => got.some((r) => r.type === type)))
       expect(receiver.rejected).toBe(0)
       const created = receiver.received.filter((r) => r.type === 'signup.created')
@@ -148,6 +152,9 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
       expect(receiver.received.find((r) => r.type === 'invite.confirmed')?.data).toMatchObject({ id: bea.id, inviter: ada.id })
       expect(receiver.received.find((r) => r.type === 'country.ready')?.data).toMatchObject({ country: 'IE', breeders: 1 })
       expect(receiver.received.find((r) => r.type === 'campaign.finished')?.data).toMatchObject({ recipients: 2 })
+      expect(receiver.received.filter((r) => r.type === 'campaign.paused').map((r) => r.data)).toEqual([
+        { id: campaign, recipients: 2, reason: null, by: 'operator' },
+      ])
       expect(receiver.received.find((r) => r.type === 'signup.deleted')?.data).toMatchObject({ id: bea.id })
       for (const got of receiver.received) {
         expect(got.headers['content-type']).toBe('application/json')
