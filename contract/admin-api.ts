@@ -1,6 +1,7 @@
 // What the admin API (/admin/api) answers, as the server sends it and the admin page reads it.
 // Types only; this folder imports nothing outside itself.
 import type { Locale } from './locales.js'
+import type { MailEventType, SuppressionReason } from './mail-events.js'
 import type { Role } from './visitor.js'
 
 /** Where a mail stands in the outbox. */
@@ -27,6 +28,10 @@ export interface SignUp {
   country: string | null
   /** The state of the address's latest mail, if it has one. */
   mail_state: MailState | null
+  /** Its worst bounce or complaint on record: a complaint, else a hard bounce, else a soft one. */
+  mail_event: MailEventType | null
+  /** Why its address is suppressed (never mailed again), if it is. */
+  suppressed: SuppressionReason | null
   /** The id of the sign-up whose invite link this one came through, if any (gone with it). */
   invited_by: number | null
   /** That sign-up's address, for the list (not in the export, which has the id). */

@@ -46,8 +46,6 @@ const COLUMNS = `waitlist.id::text AS id, email, ${iso('waitlist.created_at')} A
   ${iso('unsubscribed_at')} AS unsubscribed_at, role, breeds, country, invited_by::int AS invited_by, locale,
   (SELECT inviter.email FROM waitlist AS inviter WHERE inviter.id = waitlist.invited_by) AS invited_by_email,
   (SELECT count(*)::int FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
-/** The state of the sign-up's latest mail. */
-const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.id ORDER BY outbox.id DESC LIMIT 1) AS mail_state'
 
 /**
  * The sign-ups of one batch in one statement, each with its confirmation mail when one is due: a
@@ -240,7 +238,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     list: ({ afterId = 0, limit, search, since }: ListOptions) =>
       run(async () => {
         const result = await pool.query<SignUp & { id: string }>(
-          `SELECT ${COLUMNS}, ${MAIL_STATE} FROM waitlist
+          `SELECT ${COLUMNS}, ${SIGNUP_MAIL_COLUMNS} FROM waitlist
            WHERE waitlist.id > $1
              AND ($3::text IS NULL OR strpos(lower(email), lower($3)) > 0)
              AND ($4::timestamptz IS NULL OR waitlist.created_at >= $4)

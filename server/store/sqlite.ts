@@ -44,8 +44,6 @@ const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm
     confirmed_at, unsubscribed_at, role, breeds, country, invited_by, locale,
   (SELECT inviter.email FROM waitlist AS inviter WHERE inviter.id = waitlist.invited_by) AS invited_by_email,
   (SELECT count(*) FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
-/** The state of the sign-up's latest mail. */
-const MAIL_STATE = '(SELECT state FROM outbox WHERE outbox.signup_id = waitlist.id ORDER BY outbox.id DESC LIMIT 1) AS mail_state'
 
 type SignUpRow = Omit<SignUp, 'breeds'> & { breeds: string }
 /** breeds is a JSON array in SQLite. */
@@ -121,7 +119,7 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
   const countSince = db.prepare('SELECT count(*) AS n FROM waitlist WHERE created_at >= @since').pluck()
   // One statement for every filter: an absent filter is NULL and matches everything.
   const listAfter = db.prepare(
-    `SELECT ${SIGNUP_COLUMNS}, ${MAIL_STATE} FROM waitlist
+    `SELECT ${SIGNUP_COLUMNS}, ${SIGNUP_MAIL_COLUMNS} FROM waitlist
      WHERE id > @afterId
        AND (@search IS NULL OR instr(lower(email), lower(@search)) > 0)
        AND created_at >= @since

@@ -8,6 +8,7 @@ import { simpleParser } from 'mailparser'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { SignupsPage } from '../../contract/admin-api'
 import type { Suppression } from '../../contract/mail-events'
 import { outboxSettled } from '../support/outbox'
 import { pageTokenFor } from '../support/page-links'
@@ -73,6 +74,13 @@ describe.each(STORES)('suppression on $kind', ({ kind, available }) => {
       expect(await again.json()).toEqual({ recorded: false, suppressed: false })
       expect(await runSql(server, sameSql('SELECT count(*) AS n FROM mail_events'))).toEqual([{ n: kind === 'postgres' ? '1' : 1 }])
       expect(await list()).toMatchObject([{ email: 'carol@example.com', reason: 'complaint' }])
+      // The operators' list of sign-ups says so, beside a sign-up with nothing of the kind.
+      expect((await joinAs('dan@example.com')).status).toBe(201)
+      const page = (await (await admin('/signups')).json()) as SignupsPage
+      expect(page.items.map((row) => [row.email, row.mail_event, row.suppressed])).toEqual([
+        ['carol@example.com', 'complaint', 'complaint'],
+        ['dan@example.com', null, null],
+      ])
       const [signup] = await server.app.store.list({ limit: 1, search: 'carol@' })
       expect(signup?.unsubscribed_at).toMatch(/^\d{4}-/)
       // Her join again, beside a stranger's: the same answer, byte for byte.
@@ -113,6 +121,8 @@ describe.each(STORES)('suppression on $kind', ({ kind, available }) => {
       })
       expect(await hard.json()).toEqual({ recorded: true, suppressed: true })
       expect(await list()).toEqual([expect.objectContaining({ email: 'dora@example.com', reason: 'hard-bounce' })])
+      const dora = ((await (await admin('/signups?search=dora')).json()) as SignupsPage).items[0]
+      expect([dora?.mail_event, dora?.suppressed]).toEqual(['hard-bounce', 'hard-bounce'])
       expect((await report({ messageId: '<nobody@kennect.app>', type: 'hard-bounce', source: 'mta' })).status).toBe(404)
       for (const bad of [
         { type: 'hard-bounce', source: 'x' },

@@ -19,6 +19,8 @@ const signUp = (fields: Partial<SignUp>): SignUp => ({
   breeds: [],
   country: null,
   mail_state: null,
+  mail_event: null,
+  suppressed: null,
   invited_by: null,
   invited_by_email: null,
   invites_confirmed: 0,

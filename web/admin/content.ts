@@ -3,6 +3,7 @@ import type { MailState } from '../../contract/admin-api'
 import type { FunnelDay } from '../../contract/growth'
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
 import type { BreedTarget, SegmentSide } from '../../contract/breed-meters'
+import type { MailEventType } from '../../contract/mail-events'
 import { counted, recipients, withArticle } from '../../contract/counted'
 
 import type { OperatorRole } from '../../contract/team'
@@ -196,6 +197,8 @@ export const adminContent = {
     unsubscribed: 'no e-mails',
     mail: (state: MailState) => `mail ${state}`,
   },
+    mailEvent: { 'hard-bounce': 'bounced', 'soft-bounce': 'soft bounce', complaint: 'complained' } satisfies Record<MailEventType, string>,
+    suppressed: 'suppressed',
   roles: { breeder: 'breeder', owner: 'owner', club: 'club', enthusiast: 'enthusiast' } satisfies Record<Role, string>,
   /** A language as the team reads it, with its own name beside: "German (Deutsch)". */
   language: (locale: Locale) => {

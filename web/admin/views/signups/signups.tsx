@@ -19,6 +19,20 @@ function statusOf(row: SignUp): string {
   return parts.join(' · ')
 }
 
+/** A bounce, a complaint or a suppression, marked where the team sees it: words, not a colour alone. */
+function MailTrouble({ row }: { row: SignUp }) {
+  if (row.mail_event === null && row.suppressed === null) return null
+  const words = [
+    row.mail_event === null ? null : copy.status.mailEvent[row.mail_event],
+    row.suppressed === null ? null : copy.status.suppressed,
+  ]
+  return (
+    <span className="ml-1 inline-block rounded border border-red-300 bg-red-50 px-1.5 text-xs font-medium whitespace-nowrap text-red-800">
+      {words.filter((word) => word !== null).join(' · ')}
+    </span>
+  )
+}
+
 /** Where a sign-up came from: its campaign source or referring site, and whose invite it took. */
 function sourceOf(row: SignUp): string {
   const parts = [row.utm_source ?? row.referrer, row.invited_by_email === null ? null : copy.invitedBy(row.invited_by_email)]
@@ -166,11 +180,13 @@ export function SignupsView() {
                         {joined} · {source}
                       </span>
                       <span className="mt-0.5 block text-xs text-stone-600 lg:hidden">
-                        {statusOf(row)} · {profileOf(row)}
+                        {statusOf(row)} · {profileOf(row)} <MailTrouble row={row} />
                       </span>
                     </td>
                     <td className="hidden py-2 pr-4 align-top text-stone-700 sm:table-cell">{joined}</td>
-                    <td className="hidden py-2 pr-4 align-top text-stone-700 lg:table-cell">{statusOf(row)}</td>
+                    <td className="hidden py-2 pr-4 align-top text-stone-700 lg:table-cell">
+                      {statusOf(row)} <MailTrouble row={row} />
+                    </td>
                     <td className="hidden py-2 pr-4 align-top break-words text-stone-700 lg:table-cell">{profileOf(row)}</td>
                     <td className="hidden py-2 pr-4 align-top break-all text-stone-700 sm:table-cell">{source}</td>
                     {mayDelete ? (
