@@ -25,7 +25,7 @@ import { createLaunchMeters, type LaunchMeters, launchRoutes } from './growth/la
 import { readBreedName } from './breeds/catalogue.js'
 import { dkimKey } from './mail/dkim.js'
 import { sendgridKey } from './mail/sendgrid.js'
-import { providerHooks } from './mail/provider-hooks.js'
+import { providerHooks, withPostmarkMetadata } from './mail/provider-hooks.js'
 import { createSuppressions, type Suppressions, withReturnPath } from './mail/suppression.js'
 import { type BreedMeters, createBreedMeters } from './breeds/meters.js'
 import { createViewCounter, type ViewCounter } from './growth/views.js'
@@ -153,12 +153,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     compose: withReturnPath(
       config.MAIL_RETURN_PATH,
       suppressions,
-      createComposer({
-        mailFrom: config.MAIL_FROM,
-        product: productName,
-        siteUrl,
-        campaign: campaignRenderer(store, () => config.APP_STORE_URL ?? siteUrl()),
-      }),
+      withPostmarkMetadata(
+        config.POSTMARK_WEBHOOK_AUTH !== undefined,
+        createComposer({
+          mailFrom: config.MAIL_FROM,
+          product: productName,
+          siteUrl,
+          campaign: campaignRenderer(store, () => config.APP_STORE_URL ?? siteUrl()),
+        }),
+      ),
     ),
     log: app.log,
     ratePerSecond: config.MAIL_RATE_PER_SECOND,

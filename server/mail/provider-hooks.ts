@@ -6,6 +6,8 @@
 import { createHmac, timingSafeEqual, type KeyObject } from 'node:crypto'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { MailEventType } from '../../contract/mail-events.js'
+import type { ClaimedMail } from '../store/types.js'
+import type { OutgoingMail } from './transport.js'
 import { SENDGRID_SIGNATURE_HEADER, SENDGRID_TIMESTAMP_HEADER, sendgridEvent, sendgridSigned } from './sendgrid.js'
 import { sesEvents, snsMessage, snsVerifier, subscribeUrlAllowed } from './sns.js'
 
@@ -22,18 +24,42 @@ const sameText = (a: string, b: string) => {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null)
 
+/**
+ * Postmark's MessageID is its own, but it hands back the metadata a mail carried in
+ * `X-PM-Metadata-*` headers (and takes them off before delivery): each mail names itself there.
+ */
+export const POSTMARK_METADATA_KEY = 'kennect-message'
+
+export function withPostmarkMetadata(
+  enabled: boolean,
+  compose: (mail: ClaimedMail) => Promise<OutgoingMail>,
+): (mail: ClaimedMail) => Promise<OutgoingMail> {
+  if (!enabled) return compose
+  return async (mail) => {
+    const outgoing = await compose(mail)
+    return { ...outgoing, headers: { ...outgoing.headers, [`X-PM-Metadata-${POSTMARK_METADATA_KEY}`]: mail.messageKey } }
+  }
+}
+
 /** Postmark's record as the event it is, or null for a kind we do not act on. */
-export function postmarkEvent(body: unknown): { type: MailEventType; email: string; eventId: string } | null {
+export function postmarkEvent(body: unknown): { type: MailEventType; email: string; messageKey: string | null; eventId: string } | null {
   if (!isObject(body)) return null
   const email = text(body.Email)
   const id = body.ID
   if (!email || (typeof id !== 'number' && typeof id !== 'string')) return null
-  const eventId = `postmark:${body.RecordType}:${id}`
-  if (body.RecordType === 'SpamComplaint') return { type: 'complaint', email, eventId }
+  const metadata = isObject(body.Metadata) ? body.Metadata : {}
+  // Header names are not case-sensitive, and mailers write them as they like (Nodemailer: X-Pm-Metadata-Kennect-Message).
+  const messageKey = text(Object.entries(metadata).find(([name]) => name.toLowerCase() === POSTMARK_METADATA_KEY)?.[1])
+  const base = {
+    email,
+    messageKey: messageKey && /^[A-Za-z0-9-]{1,64}$/.test(messageKey) ? messageKey : null,
+    eventId: `postmark:${body.RecordType}:${id}`,
+  }
+  if (body.RecordType === 'SpamComplaint') return { ...base, type: 'complaint' }
   if (body.RecordType !== 'Bounce') return null
-  if (body.Type === 'HardBounce' || body.Type === 'BadEmailAddress') return { type: 'hard-bounce', email, eventId }
-  if (body.Type === 'SoftBounce' || body.Type === 'Transient' || body.Type === 'DnsError') return { type: 'soft-bounce', email, eventId }
-  if (body.Type === 'SpamComplaint') return { type: 'complaint', email, eventId }
+  if (body.Type === 'HardBounce' || body.Type === 'BadEmailAddress') return { ...base, type: 'hard-bounce' }
+  if (body.Type === 'SoftBounce' || body.Type === 'Transient' || body.Type === 'DnsError') return { ...base, type: 'soft-bounce' }
+  if (body.Type === 'SpamComplaint') return { ...base, type: 'complaint' }
   return null
 }
 

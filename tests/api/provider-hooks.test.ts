@@ -4,6 +4,8 @@
 // or signature gets 401 and records nothing, another kind of event is answered and ignored, and a
 // provider not configured answers 404.
 import { createHmac, createSign, generateKeyPairSync, randomBytes } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Suppression } from '../../contract/mail-events'
 import { pageTokenFor } from '../support/page-links'
@@ -132,6 +134,26 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
     expect(await eventCount()).toBe(3)
     // Mailgun is not configured here.
     expect((await post('/hooks/mail/mailgun', mailgunBody(mailgunFailed('kim@example.com', 'x@y', 'e1', 'permanent')))).status).toBe(404)
+  })
+
+  it.skipIf(!available)('names each mail in Postmark’s metadata, so a bounce is tied to the mail and its original recipient', async () => {
+    server = await startServer({ ADMIN_TOKEN, MAIL_RATE_PER_SECOND: '0', POSTMARK_WEBHOOK_AUTH: POSTMARK }, kind)
+    await joined('lena@example.com')
+    const [mail] = await runSql(
+      server,
+      sameSql('SELECT outbox.id, message_key FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id WHERE email = ?'),
+      ['lena@example.com'],
+    )
+    const key = String(mail?.message_key)
+    // The header Postmark reads (and takes off), in the mail as it left.
+    const eml = readdirSync(server.config.MAIL_DIR).map((name) => readFileSync(join(server.config.MAIL_DIR, name), 'utf8'))
+    expect(eml.join('\n')).toMatch(new RegExp(`^X-PM-Metadata-kennect-message: ${key}\r?$`, 'im'))
+    // The bounce names a forwarder; its metadata (the key as the header spelled it) names Lena's mail.
+    const bounce = { ...postmarkBounce('alias@forwarder.example', 99, 'HardBounce'), Metadata: { 'Kennect-Message': key } }
+    expect(await (await post('/hooks/mail/postmark', bounce, basic(POSTMARK))).json()).toEqual({ recorded: true })
+    expect(await suppressions()).toEqual(['lena@example.com hard-bounce'])
+    const [event] = await runSql(server, sameSql('SELECT outbox_id FROM mail_events'))
+    expect(Number(event?.outbox_id)).toBe(Number(mail?.id))
   })
 
   it.skipIf(!available)(
