@@ -8,6 +8,7 @@ import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { selfSigned } from '../support/certs'
 import { freePort } from '../support/ports'
 import { type ServerProcess, spawnServer } from '../support/process'
 import { tempSqlitePath } from '../support/server'
@@ -44,25 +45,8 @@ describe.skipIf(!NGINX)('behind the README’s nginx, over https', () => {
     })
 
   beforeAll(async () => {
-    const cert = spawnSync('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ])
-    if (cert.status !== 0) throw new Error(`openssl: ${cert.stderr.toString()}`)
-    ca = readFileSync(join(dir, 'cert.pem'))
+    const own = selfSigned(dir, 'localhost', 'localhost', 'localhost')
+    ca = readFileSync(own.cert)
     const tlsPort = await freePort()
     plainPort = await freePort()
     origin = `https://localhost:${tlsPort}`
@@ -74,8 +58,8 @@ describe.skipIf(!NGINX)('behind the README’s nginx, over https', () => {
       .replace('listen 80;', `listen 127.0.0.1:${plainPort};`)
       .replace('listen 443 ssl http2;', `listen 127.0.0.1:${tlsPort} ssl http2;`)
       .replaceAll('server_name kennect.app;', 'server_name localhost;')
-      .replace('/etc/letsencrypt/live/kennect.app/fullchain.pem', join(dir, 'cert.pem'))
-      .replace('/etc/letsencrypt/live/kennect.app/privkey.pem', join(dir, 'key.pem'))
+      .replace('/etc/letsencrypt/live/kennect.app/fullchain.pem', own.cert)
+      .replace('/etc/letsencrypt/live/kennect.app/privkey.pem', own.key)
     expect(site).toContain(upstream)
     writeFileSync(join(dir, 'kennect.conf'), site)
     for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp))

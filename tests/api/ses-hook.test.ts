@@ -3,9 +3,8 @@
 // trusted through NODE_EXTRA_CA_CERTS, as an operator's would be) holding an SNS signing
 // certificate made for the test and answering the subscription's confirmation. Messages are laid
 // out as SNS's and SES's documented examples and signed with the certificate's key (versions 1 and 2).
-import { spawnSync } from 'node:child_process'
 import { createSign } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -13,6 +12,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Suppression } from '../../contract/mail-events'
 import { snsStringToSign, type SnsMessage } from '../../server/mail/sns'
+import { selfSigned, signedBy } from '../support/certs'
 import { pageTokenFor } from '../support/page-links'
 import { spawnServer, type ServerProcess } from '../support/process'
 import { freshDatabase } from '../support/server'
@@ -23,11 +23,6 @@ const ADMIN_TOKEN = 'admin-token-for-the-ses-tests-0123'
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:kennect-ses'
 
 const dir = mkdtempSync(join(tmpdir(), 'kennect-sns-'))
-const openssl = (...args: string[]) => {
-  const made = spawnSync('openssl', args)
-  if (made.status !== 0) throw new Error(`openssl ${args[0]}: ${made.stderr.toString()}`)
-}
-const file = (name: string) => join(dir, name)
 
 /** Requests the fake Amazon answered, by path. */
 const seen: string[] = []
@@ -37,58 +32,12 @@ let signingKey = ''
 
 beforeAll(async () => {
   // A certificate authority the server is told to trust, the https host's certificate, and the SNS signing certificate.
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=Test CA',
-    '-keyout',
-    file('ca.key'),
-    '-out',
-    file('ca.pem'),
-  )
-  writeFileSync(file('ext.cnf'), 'subjectAltName=DNS:localhost\n')
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', file('tls.key'), '-out', file('tls.csr'))
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    file('tls.csr'),
-    '-CA',
-    file('ca.pem'),
-    '-CAkey',
-    file('ca.key'),
-    '-CAcreateserial',
-    '-days',
-    '1',
-    '-extfile',
-    file('ext.cnf'),
-    '-out',
-    file('tls.pem'),
-  )
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=sns.amazonaws.com',
-    '-keyout',
-    file('sns.key'),
-    '-out',
-    file('sns.pem'),
-  )
-  signingKey = readFileSync(file('sns.key'), 'utf8')
-  const signingCert = readFileSync(file('sns.pem'), 'utf8')
-  amazon = createServer({ key: readFileSync(file('tls.key')), cert: readFileSync(file('tls.pem')) }, (request, response) => {
+  const ca = selfSigned(dir, 'ca', 'Test CA')
+  const tls = signedBy(ca, dir, 'tls', 'localhost')
+  const sns = selfSigned(dir, 'sns', 'sns.amazonaws.com')
+  signingKey = readFileSync(sns.key, 'utf8')
+  const signingCert = readFileSync(sns.cert, 'utf8')
+  amazon = createServer({ key: readFileSync(tls.key), cert: readFileSync(tls.cert) }, (request, response) => {
     seen.push(request.url ?? '')
     if (request.url === '/SimpleNotificationService-0123456789abcdef.pem') return response.end(signingCert)
     if (request.url?.startsWith('/?Action=ConfirmSubscription')) return response.end('<ConfirmSubscriptionResponse/>')
@@ -181,7 +130,7 @@ describe.each(STORES)('Amazon SES through SNS on $kind', ({ kind, available }) =
         MAIL_FROM: 'Kennect <hello@kennect.test>',
         SES_SNS_TOPIC_ARN: TOPIC,
         SNS_CERT_URL_PATTERN: String.raw`https://localhost:${port}/SimpleNotificationService-[0-9a-f]+\.pem`,
-        NODE_EXTRA_CA_CERTS: file('ca.pem'),
+        NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'),
       })
       const base = server.url
       const sql = { config: { DATABASE_URL: db.env.DATABASE_URL, SQLITE_PATH: db.env.SQLITE_PATH ?? '' } }
