@@ -1,5 +1,5 @@
 // The README's screenshots of the visitor's page (its launch meter and invite link) and of the admin
-// page (funnel, meters, inviters), on a demo story written into a temporary SQLite database:
+// page (funnel, meters, inviters, deliverability), on a demo story written into a temporary SQLite database:
 // `npx tsx scripts/demo-screenshots.ts [outdir]` after `npm run build`. Nothing leaves 127.0.0.1.
 import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -14,6 +14,8 @@ import type { TestServer } from '../tests/support/server'
 import { joinTeam } from '../tests/support/team'
 import { newWebhookSecret } from '../server/webhooks/routes'
 import { profileOf } from '../tests/support/profile'
+import { outboxSettled } from '../tests/support/outbox'
+import { row } from '../tests/support/rows'
 
 const outDir = process.argv[2] ?? 'docs/screenshots'
 const dir = mkdtempSync(join(tmpdir(), 'kennect-demo-'))
@@ -35,6 +37,8 @@ const address = app.server.address()
 if (!address || typeof address === 'string') throw new Error('no address')
 const url = `http://localhost:${address.port}`
 const server = { url, app, config, store: 'sqlite', close: async () => undefined } satisfies TestServer
+const readerRow = (email: string) => ({ ...row(email), utm_source: 'newsletter' })
+const settled = () => outboxSettled(app.store)
 
 try {
   // Who waits where: Germany two thirds of the way, Ireland ready.
@@ -97,6 +101,42 @@ try {
     fetch(`${url}${path}`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/156 Safari/537.36', 'x-forwarded-for': ip } })
   for (let i = 0; i < 40; i++) await visit(`198.51.100.${i}`, i < 25 ? '/?utm_source=dogshow' : '/')
   for (let i = 0; i < 12; i++) await visit(`203.0.113.${i}`, `/?utm_source=${i < 6 ? 'breedclub' : 'instagram'}`)
+
+  // Deliverability: a newsletter's readers at the big mailbox providers, confirmed, and two waves
+  // to them; then what the providers reported back (a few dead mailboxes, full ones, one complaint).
+  const providers = [
+    'gmail.com',
+    'gmail.com',
+    'gmail.com',
+    'outlook.com',
+    'yahoo.com',
+    'web.de',
+    'gmx.de',
+    'orange.fr',
+    'icloud.com',
+    't-online.de',
+  ]
+  for (let i = 0; i < 360; i++) await app.store.add({ ...readerRow(`reader${i}@${providers[i % providers.length] ?? 'gmail.com'}`) })
+  await settled()
+  const readers = await app.store.list({ limit: 1000, search: 'reader' })
+  for (const reader of readers) await app.store.visitors.confirm(reader.id)
+  for (const subject of ['Early access for breeders', 'Kennect opens in Ireland']) {
+    const id = await app.store.campaigns.create({ subject, markdown: 'Hello.', translations: {}, segment: { sources: ['newsletter'] } })
+    await app.store.campaigns.send(id)
+    await settled()
+  }
+  const mailDb = new Database(config.SQLITE_PATH, { readonly: true })
+  const campaignMails = mailDb
+    .prepare(`SELECT id FROM outbox WHERE kind = 'campaign' AND state = 'sent' ORDER BY campaign_id, id`)
+    .pluck()
+    .all() as number[]
+  mailDb.close()
+  for (const [i, outboxId] of campaignMails.entries()) {
+    const type = i % 53 === 7 ? 'hard-bounce' : i % 97 === 11 ? 'soft-bounce' : i === 400 ? 'complaint' : null
+    if (type) await app.suppressions.report({ outboxId, type, source: type === 'complaint' ? 'fbl' : 'mta' })
+  }
+  for (const reader of readers.slice(0, 9)) await app.store.visitors.setSubscribed(reader.id, false)
+  await app.suppressions.hash('noreply@example.net').then((hash) => app.store.suppressions.add('noreply@example.net', hash))
 
   const browser = await launchChromium()
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -163,6 +203,7 @@ try {
       ['breeds', /Names the catalogue missed/],
       ['team', /vera@kennect\.app/],
       ['webhooks', /hooks\.example\.com/],
+      ['deliverability', /reader\d+@/],
     ] as const) {
       await page.goto(`${url}/admin/${view}`)
       await page.getByText(wait).first().waitFor()

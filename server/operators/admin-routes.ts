@@ -14,6 +14,7 @@ import { campaignRoutes } from './campaign-routes.js'
 import { growthRoutes } from './growth-routes.js'
 import { breedRoutes } from '../breeds/routes.js'
 import { suppressionRoutes } from '../mail/suppression-routes.js'
+import { deliverabilityRoutes } from '../mail/deliverability-routes.js'
 import { HttpError } from '../http/errors.js'
 import { exportChunks, signUps } from './export.js'
 import { auditOf, teamGate } from '../team/auth.js'
@@ -64,6 +65,7 @@ async function adminApi(app: FastifyInstance, { config }: { config: AdminConfig 
   await app.register(growthRoutes)
   await app.register(breedRoutes)
   await app.register(suppressionRoutes)
+  await app.register(deliverabilityRoutes)
   await app.register(webhookRoutes, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE })
 
   app.get('/mail', { config: { permission: 'mail:read' } }, async (): Promise<MailOverview> => {

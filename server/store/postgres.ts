@@ -18,6 +18,8 @@ import { createPostgresCampaigns } from './campaigns-postgres.js'
 import { createPostgresBreeds, readProfile, saveProfile } from './profile-postgres.js'
 import { postgresDemandMap } from './demand-postgres.js'
 import { createPostgresSuppressions } from './suppressions-postgres.js'
+import { createPostgresDeliverability } from './deliverability-postgres.js'
+import { SIGNUP_MAIL_COLUMNS } from './signup-mail.js'
 import {
   type AddResult,
   type ClaimedMail,
@@ -282,6 +284,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     campaigns: createPostgresCampaigns(pool, run, growth, breeds),
     breeds,
     suppressions: createPostgresSuppressions(pool, run),
+    deliverability: createPostgresDeliverability(pool, run),
     growth,
     team: createPostgresTeam(pool, run),
     webhooks: createPostgresWebhooks(pool, run),

@@ -39,6 +39,8 @@ import { createSqliteCampaigns } from './campaigns-sqlite.js'
 import { createSqliteBreeds, createSqliteProfiles } from './profile-sqlite.js'
 import { sqliteDemandMap } from './demand-sqlite.js'
 import { createSqliteSuppressions } from './suppressions-sqlite.js'
+import { createSqliteDeliverability } from './deliverability-sqlite.js'
+import { SIGNUP_MAIL_COLUMNS } from './signup-mail.js'
 
 const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
     confirmed_at, unsubscribed_at, role, breeds, country, invited_by, locale,
@@ -264,6 +266,7 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     campaigns: createSqliteCampaigns(db, run, growth, breeds),
     breeds,
     suppressions: createSqliteSuppressions(db, run),
+    deliverability: createSqliteDeliverability(db, run),
     growth,
     team: createSqliteTeam(db, run),
     webhooks: createSqliteWebhooks(db, run),

@@ -5,6 +5,7 @@ import type { CampaignProgress, Segment, Segments } from '../../contract/campaig
 import type { Funnel, LaunchTargets } from '../../contract/growth.js'
 import type { Locale } from '../../contract/locales.js'
 import type { BreedTargets } from '../../contract/breed-meters.js'
+import type { Deliverability } from '../../contract/deliverability.js'
 import type { MailEventType, Suppression } from '../../contract/mail-events.js'
 import type { Profile, ProfileBreed } from '../../contract/visitor.js'
 import type { AuditAction, AuditItem, OperatorRole } from '../../contract/team.js'
@@ -79,6 +80,12 @@ export interface SuppressionStore {
   lift(emailHash: string, audit?: AuditEntry): Promise<boolean>
   /** A sign-up's bounces and complaints (the admin and the visitor's download show them). */
   eventsOf(signupId: number): Promise<{ type: MailEventType; source: string; at: string }[]>
+}
+
+/** Whether our mail reaches inboxes (docs/decisions/020-deliverability.md). */
+export interface DeliverabilityStore {
+  /** Per campaign sent, per recipient domain, and the rolling complaint rate, counted now in one snapshot. */
+  figures(): Promise<Deliverability>
 }
 
 /** A profile as the store saves it: each typed name with its key, and the catalogue's id if it knew the name. */
@@ -307,6 +314,7 @@ export interface WaitlistStore {
   readonly webhooks: WebhookStore
   readonly breeds: BreedStore
   readonly suppressions: SuppressionStore
+  readonly deliverability: DeliverabilityStore
   /** The demand map: who waits where, for which breeds (unsubscribed addresses left out); with a breed id, its people only. */
   segments(breed?: string | null): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */

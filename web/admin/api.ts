@@ -11,8 +11,10 @@ import { ADMIN_API_PREFIX } from '../../contract/paths'
 import type { LocalMailPreview, MailOverview, SignupsPage, Stats } from '../../contract/admin-api'
 import type { BreedMetersAnswer, BreedTargets, SegmentSide, UnmatchedAnswer } from '../../contract/breed-meters'
 import type { CampaignDraft, CampaignProgress, CampaignRequest, CampaignWritten, Segments } from '../../contract/campaigns'
+import type { Deliverability } from '../../contract/deliverability'
 import type { Funnel, LaunchTargets } from '../../contract/growth'
 import type { Locale } from '../../contract/locales'
+import type { Suppression } from '../../contract/mail-events'
 import type { WebhookAttempt, WebhookEndpoint } from '../../contract/webhooks'
 import {
   type ApiTokenSummary,
@@ -81,6 +83,9 @@ function withBreedFilter(path: string, filter: BreedFilter): string {
 
 /** The breeds as CSV, filtered: a plain link downloads it, with the session's cookie (no recent sign-in needed). */
 export const breedsCsvUrl = (filter: BreedFilter): string => `${ADMIN_API_PREFIX}${withBreedFilter('/breeds.csv', filter)}`
+
+/** The suppression list as CSV: a plain link downloads it, with the session's cookie. */
+export const suppressionsCsvUrl = `${ADMIN_API_PREFIX}/suppressions.csv`
 
 /** The calls before anyone is signed in: who is signed in, and the ways in. */
 export const signInApi = {
@@ -229,6 +234,18 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
       void (await call(`/webhooks/${id}/deliveries/${delivery}/resend`, { method: 'POST' })),
     resendFailed: async (id: number, since: string): Promise<{ resent: number }> =>
       (await call(`/webhooks/${id}/resend`, { method: 'POST', json: { since } })).json(),
+    deliverability: async (): Promise<Deliverability> => (await call('/deliverability')).json(),
+    /** `signal` cancels it: a newer search makes an older one's answer worthless. */
+    suppressions: async (q: string, signal?: AbortSignal): Promise<Suppression[]> =>
+      (
+        (await (await call(q ? `/suppressions?${new URLSearchParams({ q })}` : '/suppressions', signal ? { signal } : {})).json()) as {
+          items: Suppression[]
+        }
+      ).items,
+    suppress: async (email: string): Promise<{ email: string; added: boolean }> =>
+      (await call('/suppressions', { method: 'POST', json: { email } })).json(),
+    liftSuppression: async (email: string): Promise<void> =>
+      void (await call(`/suppressions/${encodeURIComponent(email)}`, { method: 'DELETE' })),
     audit: async (before?: number): Promise<AuditPage> =>
       (
         await call(`/audit?${new URLSearchParams(before === undefined ? { limit: '50' } : { limit: '50', before: String(before) })}`)

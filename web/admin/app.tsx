@@ -14,6 +14,7 @@ import { AccountView } from './views/account/account'
 import { AuditView } from './views/audit/audit'
 import { BreedsView } from './views/breeds/breeds'
 import { CampaignsView } from './views/campaigns/campaigns'
+import { DeliverabilityView } from './views/deliverability/deliverability'
 import { DemandView } from './views/demand/demand'
 import { MailView } from './views/mail/mail'
 import { OverviewView } from './views/overview/overview'
@@ -37,6 +38,7 @@ const VIEWS: readonly View[] = [
   { path: '/demand', label: copy.nav.demand, permission: 'figures:read', View: DemandView },
   { path: '/breeds', label: copy.nav.breeds, permission: 'figures:read', View: BreedsView },
   { path: '/campaigns', label: copy.nav.campaigns, permission: 'figures:read', View: CampaignsView },
+  { path: '/deliverability', label: copy.nav.deliverability, permission: 'figures:read', View: DeliverabilityView },
   { path: '/mail', label: copy.nav.mail, permission: 'mail:read', View: MailView },
   { path: '/team', label: copy.nav.team, permission: 'team:manage', View: TeamView },
   { path: '/audit', label: copy.nav.audit, permission: 'audit:read', View: AuditView },

@@ -3,7 +3,7 @@ import type { MailState } from '../../contract/admin-api'
 import type { FunnelDay } from '../../contract/growth'
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
 import type { BreedTarget, SegmentSide } from '../../contract/breed-meters'
-import type { MailEventType } from '../../contract/mail-events'
+import type { MailEventType, SuppressionReason } from '../../contract/mail-events'
 import { counted, recipients, withArticle } from '../../contract/counted'
 
 import type { OperatorRole } from '../../contract/team'
@@ -18,6 +18,7 @@ export const adminContent = {
     demand: 'Who is waiting',
     breeds: 'Breeds',
     campaigns: 'Campaigns',
+    deliverability: 'Deliverability',
     mail: 'Mail',
     team: 'Team',
     audit: 'Audit',
@@ -196,9 +197,9 @@ export const adminContent = {
     unconfirmed: 'not confirmed',
     unsubscribed: 'no e-mails',
     mail: (state: MailState) => `mail ${state}`,
-  },
     mailEvent: { 'hard-bounce': 'bounced', 'soft-bounce': 'soft bounce', complaint: 'complained' } satisfies Record<MailEventType, string>,
     suppressed: 'suppressed',
+  },
   roles: { breeder: 'breeder', owner: 'owner', club: 'club', enthusiast: 'enthusiast' } satisfies Record<Role, string>,
   /** A language as the team reads it, with its own name beside: "German (Deutsch)". */
   language: (locale: Locale) => {
@@ -431,5 +432,69 @@ export const adminContent = {
     newCampaign: 'Start a new campaign',
     refused: 'The campaign was refused:',
     sendingIsOwners: 'Sending is for owners: ask one to send this draft.',
+  },
+  deliverability: {
+    heading: 'Deliverability',
+    intro:
+      'Whether our mail reaches inboxes. Sent: handed to the mail server. Delivered: sent, less the hard bounces. Bounces and complaints count the mails they were reported for; unsubscribed counts recipients who stopped e-mails after the mail reached them (a complaint stops them too).',
+    rateHeading: 'Complaint rate',
+    rateIntro: (days: number) =>
+      `Spam complaints against the mail the mail server accepted over the last ${days} days, every kind of mail counted. Gmail and Yahoo filter or refuse a sender who reaches 0.3 %.`,
+    meterLabel: 'Complaint rate against the 0.3 % line',
+    rate: (rate: string) => `${rate} of mail reported as spam`,
+    noRate: 'Nothing was sent in the window yet.',
+    line: (limit: string) => `the line: ${limit}`,
+    above: (limit: string) =>
+      `At or above the ${limit} line: stop sending campaigns and find out why before the providers refuse our mail.`,
+    below: (limit: string) => `Below the ${limit} line.`,
+    rateFigures: (complaints: number, sent: number) =>
+      `${counted(complaints, 'complaint', 'complaints')} against ${counted(sent, 'mail', 'mails')} accepted.`,
+    unattributed: (hard: number, soft: number, complaints: number) =>
+      `Reported by address alone (no mail named), so in no row below: ${hard.toLocaleString('en')} hard bounces, ${soft.toLocaleString('en')} soft bounces, ${complaints.toLocaleString('en')} complaints.`,
+    counted: (at: string) => `Counted at ${at.replace('T', ' ').slice(0, 16)} UTC.`,
+    campaignsCaption: 'Each campaign sent, the newest first',
+    domainsCaption: 'Mail to sign-ups per recipient domain (confirmations and campaigns), the most mailed first',
+    columns: {
+      campaign: 'Campaign',
+      status: 'Status',
+      domain: 'Domain',
+      sent: 'Sent',
+      delivered: 'Delivered',
+      hard: 'Hard bounces',
+      soft: 'Soft bounces',
+      complained: 'Complaints',
+      unsubscribed: 'Unsubscribed',
+    },
+    /** A figure's share of the mails sent, said under it. */
+    share: (part: number, whole: number) => (whole === 0 ? '' : `${((part / whole) * 100).toFixed(1)} %`),
+    otherDomains: (n: number) => `${counted(n, 'other domain', 'other domains')}`,
+    noCampaigns: 'No campaign has been sent yet.',
+    noDomains: 'No mail has been sent yet.',
+    suppressions: 'Suppressions',
+    suppressionsIntro:
+      'Addresses never mailed again, confirmations included: after a hard bounce, three soft bounces in a week, a complaint, or by hand. An address whose sign-up was deleted is kept as a hash alone, and not shown.',
+    search: 'Search suppressed addresses',
+    searchPlaceholder: 'part of an address',
+    suppressionsCaption: 'Suppressed addresses, the newest first',
+    suppressionColumns: { email: 'Email', reason: 'Reason', at: 'Since (UTC)', actions: 'Actions' },
+    reasons: {
+      'hard-bounce': 'hard bounce',
+      'soft-bounce': 'soft bounces',
+      complaint: 'complaint',
+      manual: 'added by hand',
+    } satisfies Record<SuppressionReason, string>,
+    forgotten: '(sign-up deleted: hash only)',
+    noSuppressions: 'No address is suppressed.',
+    noMatches: 'No suppressed address matches.',
+    add: 'Suppress an address',
+    addLabel: 'Address to suppress',
+    addButton: 'Suppress',
+    added: (email: string) => `${email} is suppressed: nothing more is mailed to it.`,
+    already: (email: string) => `${email} was suppressed already.`,
+    lift: 'Lift',
+    liftLabel: (email: string) => `Lift the suppression of ${email}`,
+    confirmLift: (email: string) => `Lift the suppression of ${email}? Our mail may reach it again.`,
+    lifted: (email: string) => `${email} may be mailed again.`,
+    downloadCsv: 'Download CSV',
   },
 }

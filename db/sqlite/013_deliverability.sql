@@ -1,0 +1,40 @@
+-- The deliverability view (docs/decisions/020-deliverability.md). Counting every mail's recipient
+-- domain from the rows took 0.3 s at 100,000 sign-ups (3 s at a million, the event loop stalled):
+-- the mails handed to the mail server are counted as they are, per recipient domain and per UTC
+-- day, by a trigger on the outbox's state. A deleted sign-up's mails stay counted: a domain and a
+-- day name no one.
+CREATE TABLE mail_domain_counts (
+  domain  TEXT PRIMARY KEY,
+  -- Mails to sign-ups at the domain handed to the mail server (state sent or bounced)…
+  sent    INTEGER NOT NULL DEFAULT 0,
+  -- …and of them, those it refused at once (bounced).
+  refused INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+CREATE TABLE mail_day_counts (
+  -- A UTC day (YYYY-MM-DD): every kind of mail the mail server accepted (state sent) that day.
+  day  TEXT PRIMARY KEY,
+  sent INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+INSERT INTO mail_domain_counts (domain, sent, refused)
+  SELECT lower(substr(waitlist.email, instr(waitlist.email, '@') + 1)), count(*), sum(outbox.state = 'bounced')
+  FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id WHERE outbox.state IN ('sent', 'bounced') GROUP BY 1;
+INSERT INTO mail_day_counts (day, sent)
+  SELECT substr(sent_at, 1, 10), count(*) FROM outbox WHERE state = 'sent' AND sent_at IS NOT NULL GROUP BY 1;
+
+CREATE TRIGGER outbox_counted AFTER UPDATE OF state ON outbox
+WHEN NEW.state IN ('sent', 'bounced') AND OLD.state NOT IN ('sent', 'bounced')
+BEGIN
+  INSERT INTO mail_domain_counts (domain, sent, refused)
+    SELECT lower(substr(email, instr(email, '@') + 1)), 1, NEW.state = 'bounced' FROM waitlist WHERE id = NEW.signup_id
+    ON CONFLICT (domain) DO UPDATE SET sent = sent + 1, refused = refused + excluded.refused;
+  INSERT INTO mail_day_counts (day, sent)
+    SELECT substr(coalesce(NEW.sent_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), 1, 10), 1 WHERE NEW.state = 'sent'
+    ON CONFLICT (day) DO UPDATE SET sent = sent + 1;
+END;
+
+-- The complaints of the rolling window, and the few sign-ups who stopped e-mails (the
+-- unsubscribed figures start from them, not from every mail).
+CREATE INDEX mail_events_type_at ON mail_events (type, at);
+CREATE INDEX waitlist_unsubscribed ON waitlist (unsubscribed_at) WHERE unsubscribed_at IS NOT NULL;
