@@ -217,6 +217,37 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     expect((await store.outbox.claim(10, 60_000)).map((m) => m.id)).toEqual([c.id])
   })
 
+  it.skipIf(!available)('counts what became of mails per recipient domain and day, and ties an event to its mail once', async () => {
+    const { store } = await open()
+    for (const email of ['a@Gmail.com', 'b@gmail.com', 'c@web.de']) await store.add(row(email))
+    const mails = await store.outbox.claim(10, 60_000)
+    const byTo = new Map(mails.map((m) => [m.to, m]))
+    const [a, b, c] = [byTo.get('a@Gmail.com'), byTo.get('b@gmail.com'), byTo.get('c@web.de')]
+    if (!a || !b || !c) throw new Error('three mails')
+    await store.outbox.markSent(a.id)
+    await store.outbox.markSent(c.id)
+    await store.outbox.giveUp(b.id, 'bounced', '550 no such user')
+    expect(await store.suppressions.messageOf(a.messageKey)).toEqual({ outboxId: a.id, email: 'a@Gmail.com' })
+    const complaint = {
+      email: 'a@Gmail.com',
+      emailHash: 'hash-a',
+      type: 'complaint' as const,
+      source: 'test',
+      eventId: 'e-1',
+      outboxId: a.id,
+    }
+    expect(await store.suppressions.record(complaint)).toMatchObject({ recorded: true, suppressed: true })
+    expect(await store.suppressions.record(complaint)).toMatchObject({ recorded: false, suppressed: false })
+    expect(await store.suppressions.suppressedAmong(['hash-a', 'hash-c'])).toEqual(new Set(['hash-a']))
+    const figures = await store.deliverability.figures()
+    expect(figures.domains.map((d) => [d.domain, d.sent, d.delivered, d.hardBounced, d.complained])).toEqual([
+      ['gmail.com', 2, 1, 1, 1],
+      ['web.de', 1, 1, 0, 0],
+    ])
+    // Two mails accepted today (the refused one never reached an inbox), one complaint.
+    expect(figures.complaintRate).toMatchObject({ complaints: 1, sent: 2, rate: 0.5, above: true })
+  })
+
   it.skipIf(!available)('keeps what a visitor says, stops and restarts their mail, and deletes all of it', async () => {
     const { store } = await open()
     await store.add(row('visitor@example.com'))
