@@ -6,12 +6,18 @@
 import { X509Certificate, createVerify } from 'node:crypto'
 import type { MailEventType } from '../../contract/mail-events.js'
 
-/** Amazon's SNS hosts: `https://sns.<region>.amazonaws.com/…pem` (and the China regions' `.com.cn`). */
-export const DEFAULT_SNS_CERT_URL_PATTERN = String.raw`https://sns\.[a-z0-9-]+\.amazonaws\.com(?:\.cn)?/[A-Za-z0-9._/-]+\.pem`
+/**
+ * Amazon's SNS hosts and file names: `https://sns.<region>.amazonaws.com/SimpleNotificationService-<hex>.pem`
+ * (and the China regions' `.com.cn`). The region has a region's shape (eu-west-1, us-gov-west-1):
+ * `sns.s3.amazonaws.com` is a customer's S3 bucket named "sns", and its certificates are anyone's.
+ */
+export const DEFAULT_SNS_CERT_URL_PATTERN = String.raw`https://sns\.[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\d+\.amazonaws\.com(?:\.cn)?/SimpleNotificationService-[0-9a-f]+\.pem`
 
 /** A signing certificate is a couple of kilobytes. */
 const MAX_CERT_BYTES = 16 * 1024
 const CERT_TIMEOUT_MS = 5_000
+/** How long a certificate that could not be had is not asked for again. */
+const FAILED_CERT_KEPT_MS = 60_000
 /** Certificates kept (SNS uses one per region, changed every few months). */
 const CERT_CACHE = 20
 
@@ -76,6 +82,8 @@ export function snsVerifier(pattern: string): SnsVerifier {
   const trusted = new RegExp(`^(?:${pattern})$`)
   const certs = new Map<string, Promise<string>>()
   const fetchCert = async (url: string): Promise<string> => {
+    // Whatever the pattern says: a certificate that came over plain http proves nothing.
+    if (new URL(url).protocol !== 'https:') throw new Error('the certificate is not on an https address')
     const answer = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(CERT_TIMEOUT_MS) })
     if (!answer.ok) throw new Error(`the certificate's address answered ${answer.status}`)
     const body = await answer.text()
@@ -87,9 +95,10 @@ export function snsVerifier(pattern: string): SnsVerifier {
   const certOf = (url: string) => {
     let cert = certs.get(url)
     if (!cert) {
-      // A failed fetch is not kept: SNS tries again, and so do we.
+      // A failed fetch is kept a minute (so messages naming a missing file do not make us fetch
+      // once each), then tried again, as SNS tries again.
       cert = fetchCert(url).catch((error: unknown) => {
-        certs.delete(url)
+        setTimeout(() => certs.delete(url), FAILED_CERT_KEPT_MS).unref()
         throw error
       })
       if (certs.size >= CERT_CACHE) certs.delete(certs.keys().next().value ?? '')
@@ -146,14 +155,29 @@ export function sesEvents(snsMessageId: string, raw: string): SesEvent[] {
   const common = isObject(mail.commonHeaders) ? mail.commonHeaders : {}
   const headers = Array.isArray(mail.headers) ? mail.headers : []
   const header = headers.find((h: unknown) => isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === 'message-id')
-  const messageKey = keyOf(text(common.messageId) ?? (isObject(header) ? text(header.value) : null))
+  // SES replaces a mail's Message-ID with its own as it sends: ours is among the original headers
+  // (the identity's "Include original headers"), and commonHeaders may hold either.
+  const messageKey = keyOf((isObject(header) ? text(header.value) : null) ?? text(common.messageId))
   const recipients = (list: unknown) =>
     (Array.isArray(list) ? list : []).map((r: unknown) => (isObject(r) ? text(r.emailAddress) : null)).filter((e) => e !== null)
-  const each = (emails: string[], type: MailEventType) =>
-    emails.map((email, index) => ({ type, email, messageKey, eventId: `ses:${snsMessageId}:${index}` }))
+  // SES's feedback id names the event itself: the same bounce published by the identity and by a
+  // configuration set (two SNS messages) counts once. Without one, the SNS message does.
+  const each = (emails: string[], type: MailEventType, feedbackId: string | null) =>
+    emails.map((email) => ({ type, email, messageKey, eventId: `ses:${feedbackId ?? snsMessageId}:${email.toLowerCase()}` }))
   if (kind === 'Bounce' && isObject(body.bounce))
-    return each(recipients(body.bounce.bouncedRecipients), body.bounce.bounceType === 'Permanent' ? 'hard-bounce' : 'soft-bounce')
-  if (kind === 'Complaint' && isObject(body.complaint) && body.complaint.complaintFeedbackType !== 'not-spam')
-    return each(recipients(body.complaint.complainedRecipients), 'complaint')
+    return each(
+      recipients(body.bounce.bouncedRecipients),
+      body.bounce.bounceType === 'Permanent' ? 'hard-bounce' : 'soft-bounce',
+      text(body.bounce.feedbackId),
+    )
+  // Not a complaint: one its recipient marked as not spam, or SES not sending to an address its
+  // account's suppression list holds (an earlier complaint, maybe another app's).
+  if (
+    kind === 'Complaint' &&
+    isObject(body.complaint) &&
+    body.complaint.complaintFeedbackType !== 'not-spam' &&
+    body.complaint.complaintSubType !== 'OnAccountSuppressionList'
+  )
+    return each(recipients(body.complaint.complainedRecipients), 'complaint', text(body.complaint.feedbackId))
   return []
 }

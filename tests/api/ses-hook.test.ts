@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Suppression } from '../../contract/mail-events'
-import { snsStringToSign, type SnsMessage } from '../../server/mail/sns'
+import { DEFAULT_SNS_CERT_URL_PATTERN, snsStringToSign, snsVerifier, type SnsMessage } from '../../server/mail/sns'
 import { selfSigned, signedBy } from '../support/certs'
 import { pageTokenFor } from '../support/page-links'
 import { spawnServer, type ServerProcess } from '../support/process'
@@ -90,7 +90,13 @@ const bounce = (recipient: string, messageId: string, bounceType: 'Permanent' | 
       destination: [recipient],
       headersTruncated: false,
       headers: [{ name: 'Message-ID', value: messageId }],
-      commonHeaders: { from: ['hello@kennect.test'], to: [recipient], messageId, subject: 'Launch' },
+      // SES put its own Message-ID on the mail as it sent it; ours is among the original headers.
+      commonHeaders: {
+        from: ['hello@kennect.test'],
+        to: [recipient],
+        messageId: '<0100017c-ses-own-id-0001@eu-west-1.amazonses.com>',
+        subject: 'Launch',
+      },
     },
   })
 const complaint = (recipient: string) =>
@@ -106,12 +112,33 @@ const complaint = (recipient: string) =>
     mail: { messageId: '0100017c-ses-own-id-0002', destination: [recipient], commonHeaders: { to: [recipient] } },
   })
 
+it('trusts by default only the certificates of Amazon’s SNS hosts, never an S3 bucket’s or a plain http one', () => {
+  const trusted = snsVerifier(DEFAULT_SNS_CERT_URL_PATTERN)
+  for (const url of [
+    'https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-6aad65c2f9911b05cd53efda11f913f9.pem',
+    'https://sns.us-gov-west-1.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem',
+    'https://sns.cn-north-1.amazonaws.com.cn/SimpleNotificationService-0123456789abcdef.pem',
+  ])
+    expect(trusted.trusts(url), url).toBe(true)
+  for (const url of [
+    'https://sns.s3.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem',
+    'https://sns.s3-us-west-2.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem',
+    'https://sns.s3-accelerate.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem',
+    'https://sns.eu-west-1.amazonaws.com/anything.pem',
+    'https://sns.eu-west-1.amazonaws.com.evil.example/SimpleNotificationService-0123456789abcdef.pem',
+    'http://sns.eu-west-1.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem',
+  ])
+    expect(trusted.trusts(url), url).toBe(false)
+})
+
 describe.each(STORES)('Amazon SES through SNS on $kind', ({ kind, available }) => {
   let server: ServerProcess | undefined
   let cleanup: (() => Promise<void>) | undefined
   afterEach(async () => {
     await server?.stop()
     await cleanup?.()
+    server = undefined
+    cleanup = undefined
   })
 
   it.skipIf(!available)(
@@ -188,10 +215,15 @@ describe.each(STORES)('Amazon SES through SNS on $kind', ({ kind, available }) =
       // A certificate address that is not Amazon's (here, not the pattern's) is never fetched.
       const before = seen.length
       const untrusted = sns({ Type: 'Notification', Message: bounce('bob@example.com', '<x@y>', 'Permanent') })
-      untrusted.SigningCertURL = `https://127.0.0.1:${port}/SimpleNotificationService-0123456789abcdef.pem`
+      untrusted.SigningCertURL = `${origin}/elsewhere/key.pem`
       expect((await hook(untrusted)).status).toBe(403)
       // Another topic's message: answered and ignored, nothing fetched.
-      const otherTopic = sns({ Type: 'Notification', Message: bounce('bob@example.com', '<x@y>', 'Permanent'), TopicArn: `${TOPIC}-other` })
+      const otherTopic = sns({
+        Type: 'Notification',
+        Message: bounce('bob@example.com', '<x@y>', 'Permanent'),
+        TopicArn: `${TOPIC}-other`,
+        SigningCertURL: `${origin}/SimpleNotificationService-fedcba9876543210.pem`,
+      })
       expect(await (await hook(otherTopic)).json()).toEqual({ recorded: 0 })
       expect(seen.length).toBe(before)
       // A message changed after it was signed: 401, nothing recorded.
@@ -204,8 +236,14 @@ describe.each(STORES)('Amazon SES through SNS on $kind', ({ kind, available }) =
       // A permanent bounce names a forwarder's address, but its Message-ID is Alice's mail: Alice is suppressed.
       const hard = sns({ Type: 'Notification', Message: bounce('alias@forwarder.example', `<${key}@kennect.test>`, 'Permanent') }, '1')
       expect(await (await hook(hard)).json()).toEqual({ recorded: 1 })
-      // SNS delivering the same message again: counted once.
+      // SNS delivering the same message again, or the same bounce in another message (published
+      // by the identity and by a configuration set): counted once.
       expect(await (await hook(hard)).json()).toEqual({ recorded: 0 })
+      expect(await (await hook(sns({ Type: 'Notification', Message: hard.Message }))).json()).toEqual({ recorded: 0 })
+      // SES not sending to an address its account's suppression list holds is no new complaint.
+      const onList = JSON.parse(complaint('bob@example.com')) as { complaint: Record<string, unknown> }
+      onList.complaint.complaintSubType = 'OnAccountSuppressionList'
+      expect(await (await hook(sns({ Type: 'Notification', Message: JSON.stringify(onList) }))).json()).toEqual({ recorded: 0 })
       const transient = sns({ Type: 'Notification', Message: bounce('bob@example.com', '<unknown@kennect.test>', 'Transient') })
       expect(await (await hook(transient)).json()).toEqual({ recorded: 1 })
       expect(await (await hook(sns({ Type: 'Notification', Message: complaint('carl@example.com') }))).json()).toEqual({ recorded: 1 })
