@@ -13,6 +13,10 @@ import { sesEvents, snsMessage, snsVerifier, subscribeUrlAllowed } from './sns.j
 
 /** A provider's payload is a few kilobytes; anything bigger is not one. */
 const MAX_BODY = 64 * 1024
+/** SendGrid posts its events in batches (every 30 s, or sooner at 768 KB): a wave's deferrals fill one. */
+const SENDGRID_MAX_BODY = 1024 * 1024
+/** SNS messages are at most 256 KB. */
+const SNS_MAX_BODY = 256 * 1024
 /** Mailgun's signature older than this is refused (a replayed request). */
 const MAILGUN_MAX_AGE_S = 15 * 60
 
@@ -140,11 +144,10 @@ export async function providerHooks(app: FastifyInstance, options: ProviderHookO
   // (SNS posts JSON as text/plain).
   await app.register(async (raw) => {
     raw.removeContentTypeParser(['application/json', 'text/plain'])
-    raw.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string', bodyLimit: MAX_BODY }, (_request, body, done) =>
-      done(null, body),
-    )
+    // The routes' own limits apply (each route's bodyLimit is the parser's).
+    raw.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, body))
 
-    raw.post('/hooks/mail/sendgrid', { bodyLimit: MAX_BODY }, async (request, reply) => {
+    raw.post('/hooks/mail/sendgrid', { bodyLimit: SENDGRID_MAX_BODY }, async (request, reply) => {
       if (!options.sendgridKey) return reply.code(404).send({ error: 'not_found' })
       const body = typeof request.body === 'string' ? request.body : ''
       const signature = String(request.headers[SENDGRID_SIGNATURE_HEADER] ?? '')
@@ -165,7 +168,7 @@ export async function providerHooks(app: FastifyInstance, options: ProviderHookO
     })
 
     const sns = options.ses ? snsVerifier(options.ses.certUrlPattern) : undefined
-    raw.post('/hooks/mail/ses', { bodyLimit: MAX_BODY }, async (request, reply) => {
+    raw.post('/hooks/mail/ses', { bodyLimit: SNS_MAX_BODY }, async (request, reply) => {
       if (!options.ses || !sns) return reply.code(404).send({ error: 'not_found' })
       const message = snsMessage(typeof request.body === 'string' ? request.body : '')
       if (!message) return reply.code(400).send({ error: 'invalid_message', message: 'expected a signed Amazon SNS message' })

@@ -234,6 +234,13 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
     expect(await suppressions()).toEqual(['dora@example.com hard-bounce', 'finn@example.com complaint'])
     const kinds = await runSql(server, sameSql('SELECT type FROM mail_events ORDER BY id'))
     expect(kinds.map((row) => row.type)).toEqual(['hard-bounce', 'soft-bounce', 'soft-bounce', 'complaint'])
+    // A batch as big as a wave's deferrals make (over 64 KB) is taken whole.
+    const batch = Array.from({ length: 400 }, (_, i) =>
+      sendgridEvent(`reader${i}@example.com`, 'delivered', `sg-d-${i}`, '<none@x>', { response: '250 2.0.0 OK queued as 0123456789' }),
+    )
+    const big = sendgridRequest(batch)
+    expect(big.body.length).toBeGreaterThan(64 * 1024)
+    expect(await (await hook(big)).json()).toEqual({ recorded: 0 })
     // Mailgun and SES are not configured here.
     expect((await post('/hooks/mail/mailgun', {})).status).toBe(404)
     expect((await post('/hooks/mail/ses', {})).status).toBe(404)
