@@ -40,10 +40,12 @@ async function judge(
   )
   const reason = pauseReason(window.rows[0] ?? { deliveries: 0, hard: 0, complaints: 0 }, rule)
   if (reason === null) return null
-  const paused = await client.query(`UPDATE campaigns SET status = 'paused', paused_reason = $2 WHERE id = $1 AND status = 'sending'`, [
-    id,
-    reason,
-  ])
+  // Only while some of it waits: a late bounce after its last mail left does not stop a finished wave.
+  const paused = await client.query(
+    `UPDATE campaigns SET status = 'paused', paused_reason = $2 WHERE id = $1 AND status = 'sending'
+       AND EXISTS (SELECT 1 FROM outbox WHERE campaign_id = $1 AND state = 'queued')`,
+    [id, reason],
+  )
   if (paused.rowCount === 0) return null
   await writeAudit(client, {
     actorId: null,

@@ -39,7 +39,9 @@ export function createSqliteSuppressions(db: Database.Database, run: Run): Suppr
        (SELECT count(DISTINCT outbox_id) FROM mail_events WHERE type = 'complaint' AND outbox_id IN (SELECT id FROM last)) AS complaints`,
   )
   const pauseCampaign = db.prepare(
-    `UPDATE campaigns SET status = 'paused', paused_reason = @reason WHERE id = @campaign AND status = 'sending'`,
+    // Only while some of it waits: a late bounce after its last mail left does not stop a finished wave.
+    `UPDATE campaigns SET status = 'paused', paused_reason = @reason WHERE id = @campaign AND status = 'sending'
+       AND EXISTS (SELECT 1 FROM outbox WHERE campaign_id = @campaign AND state = 'queued')`,
   )
   /** The campaign of the event's mail, paused when its last deliveries say so; its id then. */
   const judge = (event: Parameters<SuppressionStore['record']>[0], rule: PauseRule | undefined): number | null => {

@@ -5,11 +5,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CampaignProgress } from '../../contract/campaigns'
 import type { Suppression } from '../../contract/mail-events'
+import { outboxSettled } from '../support/outbox'
 import { startReceiver, type Receiver } from '../support/receiver'
 import { seedSignUps } from '../support/seed'
 import { startServer, type TestServer } from '../support/server'
 import { startSmtp, type TestSmtp } from '../support/smtp'
 import { STORES } from '../support/stores'
+import { runSql, sameSql } from '../support/team'
 
 const ADMIN_TOKEN = 'admin-token-for-the-wave-tests-0123456'
 
@@ -70,10 +72,29 @@ describe.each(STORES)('a wave on $kind', ({ kind, available }) => {
       actor: 'deliverability',
       target: `campaign ${id}`,
     })
-    // …and by a webhook event, once.
+    // …and by a webhook event, written once.
     await receiver.until((got) => got.length > 0)
     expect(receiver.received.map((r) => [r.type, r.data])).toEqual([
       ['campaign.paused', { id, recipients: 1000, reason: progress?.pausedReason, by: 'deliverability' }],
     ])
+    expect(await runSql(server, sameSql(`SELECT count(*) AS n FROM webhook_events WHERE type = 'campaign.paused'`))).toEqual([
+      { n: kind === 'postgres' ? '1' : 1 },
+    ])
+  })
+
+  it.skipIf(!available)('does not stop a wave whose last mail has left, however late its complaints come', async () => {
+    smtp = await startSmtp()
+    server = await startServer({ ADMIN_TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '0' }, kind)
+    const env = kind === 'postgres' ? { DATABASE_URL: server.config.DATABASE_URL } : { SQLITE_PATH: server.config.SQLITE_PATH }
+    await seedSignUps(env, { confirmed: 30, prefix: 'late' })
+    const sent = await admin('/campaigns', { method: 'POST', body: { subject: 'We launch', markdown: 'Hello.', segment: {}, send: true } })
+    const { id } = (await sent.json()) as { id: number }
+    await outboxSettled(server.app.store)
+    const mails = await runSql(server, sameSql(`SELECT id FROM outbox WHERE campaign_id = ?`), [id])
+    expect(mails).toHaveLength(30)
+    for (const mail of mails)
+      expect((await server.app.suppressions.report({ outboxId: Number(mail.id), type: 'complaint', source: 'fbl' })).recorded).toBe(true)
+    const progress = ((await (await admin('/campaigns')).json()) as CampaignProgress[]).find((c) => c.id === id)
+    expect([progress?.status, progress?.pausedReason]).toEqual(['finished', null])
   })
 })
