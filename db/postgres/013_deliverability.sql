@@ -44,6 +44,25 @@ CREATE TRIGGER outbox_counted AFTER UPDATE ON outbox
   REFERENCING OLD TABLE AS before_rows NEW TABLE AS after_rows
   FOR EACH STATEMENT EXECUTE FUNCTION outbox_counted();
 
+-- Complaints per UTC day, kept apart from the events: a complainer who deletes their sign-up takes
+-- their events along, but the complaint still weighs on our reputation (the providers count it).
+CREATE TABLE mail_complaint_days (
+  day        date PRIMARY KEY,
+  complaints bigint NOT NULL DEFAULT 0
+);
+
+INSERT INTO mail_complaint_days (day, complaints)
+  SELECT (at AT TIME ZONE 'UTC')::date, count(*) FROM mail_events WHERE type = 'complaint' GROUP BY 1;
+
+CREATE FUNCTION mail_complaint_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO mail_complaint_days AS counts (day, complaints) VALUES ((NEW.at AT TIME ZONE 'UTC')::date, 1)
+    ON CONFLICT (day) DO UPDATE SET complaints = counts.complaints + 1;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER mail_complaint_counted AFTER INSERT ON mail_events
+  FOR EACH ROW WHEN (NEW.type = 'complaint') EXECUTE FUNCTION mail_complaint_counted();
+
 -- The complaints of the rolling window, and the few sign-ups who stopped e-mails (the
 -- unsubscribed figures start from them, not from every mail).
 CREATE INDEX mail_events_type_at ON mail_events (type, at);

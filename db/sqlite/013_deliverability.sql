@@ -34,6 +34,23 @@ BEGIN
     ON CONFLICT (day) DO UPDATE SET sent = sent + 1;
 END;
 
+-- Complaints per UTC day, kept apart from the events: a complainer who deletes their sign-up takes
+-- their events along, but the complaint still weighs on our reputation (the providers count it).
+CREATE TABLE mail_complaint_days (
+  day        TEXT PRIMARY KEY,
+  complaints INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+INSERT INTO mail_complaint_days (day, complaints)
+  SELECT substr(at, 1, 10), count(*) FROM mail_events WHERE type = 'complaint' GROUP BY 1;
+
+CREATE TRIGGER mail_complaint_counted AFTER INSERT ON mail_events
+WHEN NEW.type = 'complaint'
+BEGIN
+  INSERT INTO mail_complaint_days (day, complaints) VALUES (substr(NEW.at, 1, 10), 1)
+    ON CONFLICT (day) DO UPDATE SET complaints = complaints + 1;
+END;
+
 -- The complaints of the rolling window, and the few sign-ups who stopped e-mails (the
 -- unsubscribed figures start from them, not from every mail).
 CREATE INDEX mail_events_type_at ON mail_events (type, at);

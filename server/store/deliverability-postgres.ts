@@ -27,6 +27,9 @@ const CAMPAIGN_EVENTS = `SELECT o.campaign_id::int AS id, ${EVENT_COUNTS}
 const CAMPAIGN_UNSUBSCRIBED = `SELECT o.campaign_id::int AS id, count(*)::int AS unsubscribed
   FROM waitlist AS w JOIN outbox AS o ON o.signup_id = w.id
   WHERE w.unsubscribed_at IS NOT NULL AND o.campaign_id IS NOT NULL AND o.state = 'sent' AND o.sent_at <= w.unsubscribed_at
+    -- The campaign mail they last had before they stopped: one unsubscribe, one campaign.
+    AND NOT EXISTS (SELECT 1 FROM outbox AS later WHERE later.signup_id = w.id AND later.campaign_id IS NOT NULL
+      AND later.state = 'sent' AND later.sent_at > o.sent_at AND later.sent_at <= w.unsubscribed_at)
   GROUP BY o.campaign_id`
 
 // Kept by a trigger as the mails go (db/postgres/013_deliverability.sql): no pass over every mail.
@@ -44,7 +47,8 @@ const DOMAIN_UNSUBSCRIBED = `SELECT ${DOMAIN} AS domain, count(*)::int AS unsubs
     AND EXISTS (SELECT 1 FROM outbox AS o WHERE o.signup_id = w.id AND o.state = 'sent' AND o.sent_at <= w.unsubscribed_at)
   GROUP BY 1`
 
-const WINDOW = `SELECT (SELECT count(*) FROM mail_events WHERE type = 'complaint' AND at >= $1)::int AS complaints,
+// Both kept per UTC day (db/postgres/013_deliverability.sql): a deleted complainer's complaint still counts.
+const WINDOW = `SELECT (SELECT coalesce(sum(complaints), 0) FROM mail_complaint_days WHERE day >= ($1::timestamptz AT TIME ZONE 'UTC')::date)::int AS complaints,
   (SELECT coalesce(sum(sent), 0) FROM mail_day_counts WHERE day >= ($1::timestamptz AT TIME ZONE 'UTC')::date)::int AS sent`
 
 const UNATTRIBUTED = `SELECT count(*) FILTER (WHERE type = 'hard-bounce')::int AS "hardBounced",

@@ -32,6 +32,9 @@ export function createSqliteDeliverability(db: Database.Database, run: Run): Del
     `SELECT o.campaign_id AS id, count(*) AS unsubscribed
      FROM waitlist AS w JOIN outbox AS o ON o.signup_id = w.id
      WHERE w.unsubscribed_at IS NOT NULL AND o.campaign_id IS NOT NULL AND o.state = 'sent' AND o.sent_at <= w.unsubscribed_at
+       -- The campaign mail they last had before they stopped: one unsubscribe, one campaign.
+       AND NOT EXISTS (SELECT 1 FROM outbox AS later WHERE later.signup_id = w.id AND later.campaign_id IS NOT NULL
+         AND later.state = 'sent' AND later.sent_at > o.sent_at AND later.sent_at <= w.unsubscribed_at)
      GROUP BY o.campaign_id`,
   )
   // Kept by a trigger as the mails go (db/sqlite/013_deliverability.sql): no pass over every mail.
@@ -51,7 +54,8 @@ export function createSqliteDeliverability(db: Database.Database, run: Run): Del
      GROUP BY 1`,
   )
   const window = db.prepare(
-    `SELECT (SELECT count(*) FROM mail_events WHERE type = 'complaint' AND at >= @since) AS complaints,
+    // Both kept per UTC day (db/sqlite/013_deliverability.sql): a deleted complainer's complaint still counts.
+    `SELECT (SELECT coalesce(sum(complaints), 0) FROM mail_complaint_days WHERE day >= substr(@since, 1, 10)) AS complaints,
        (SELECT coalesce(sum(sent), 0) FROM mail_day_counts WHERE day >= substr(@since, 1, 10)) AS sent`,
   )
   const unattributed = db.prepare(

@@ -139,13 +139,28 @@ describe.each(STORES)('deliverability on $kind', ({ kind, available }) => {
       expect(answer.unattributed).toEqual({ hardBounced: 0, softBounced: 0, complained: 1 })
       expect(Date.parse(answer.countedAt)).toBeGreaterThan(Date.now() - 60_000)
 
-      // Mail accepted before the window, and a complaint older than it, leave the rate.
-      const old = new Date(Date.now() - (COMPLAINT_RATE_DAYS + 1) * 86_400_000).toISOString()
-      await runSql(server, {
-        sqlite: `UPDATE mail_events SET at = '${old}' WHERE source = 'api:fbl' AND outbox_id IS NULL`,
-        postgres: `UPDATE mail_events SET at = '${old}' WHERE source = 'api:fbl' AND outbox_id IS NULL`,
-      })
-      expect((await figures()).complaintRate).toMatchObject({ complaints: 1, sent: 18, rate: 1 / 18, above: true })
+      // Cem deletes his sign-up (his events go with it): his complaint still weighs on the rate.
+      expect(await store.remove('cem@example.com')).toBe(true)
+      expect((await figures()).complaintRate).toMatchObject({ complaints: 2, sent: 18, rate: 2 / 18 })
+      // Mail accepted and complaints made on a day before the window leave the rate.
+      const old = new Date(Date.now() - (COMPLAINT_RATE_DAYS + 1) * 86_400_000).toISOString().slice(0, 10)
+      await runSql(server, sameSql(`INSERT INTO mail_day_counts (day, sent) VALUES (?, 100)`), [old])
+      await runSql(server, sameSql(`INSERT INTO mail_complaint_days (day, complaints) VALUES (?, 50)`), [old])
+      expect((await figures()).complaintRate).toMatchObject({ complaints: 2, sent: 18, rate: 2 / 18, above: true })
+
+      // A second campaign, then Bob stops e-mails: his unsubscribe is the newer campaign's alone (and
+      // Launch's three are two since Cem left).
+      const news = await admin('/campaigns', { method: 'POST', body: { subject: 'News', markdown: 'More.', segment: {}, send: true } })
+      expect(news.status).toBe(201)
+      await outboxSettled(store)
+      // The clock moves on between the campaign's mail and his click.
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      const [bob] = await store.list({ limit: 1, search: 'bob@' })
+      await store.visitors.setSubscribed(bob?.id ?? 0, false)
+      expect((await figures()).campaigns.map((c) => [c.subject, c.unsubscribed])).toEqual([
+        ['News', 1],
+        ['Launch', 2],
+      ])
     },
   )
 
