@@ -1,6 +1,6 @@
 // What the admin views share: loading what a view shows (again after a change), and running a
 // change with its outcome said beside the form.
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { AdminApiError, type AdminApi } from './api'
 import { useAdmin } from './session'
 
@@ -25,6 +25,43 @@ export function useLoaded<T>(load: (api: AdminApi) => Promise<T>): { data: T | n
     }
   }, [api, onFailure, load, version])
   return { data, reload }
+}
+
+/** How long a search box waits after the last key before it asks. */
+const SEARCH_PAUSE_MS = 250
+
+/**
+ * A list that follows a search box: loaded at once when the view opens and after `reload()` (a
+ * change), else after a pause in typing, so a word typed is one request; a newer search cancels the
+ * one under way, so an older answer never replaces a newer one. A failure goes to the page.
+ * `load` and `onLoaded` must be stable.
+ */
+export function useSearched<T>(
+  search: string,
+  load: (api: AdminApi, search: string, signal: AbortSignal) => Promise<T>,
+  onLoaded: (answer: T) => void,
+): () => void {
+  const { api, onFailure } = useAdmin()
+  const [version, setVersion] = useState(0)
+  const atOnce = useRef(true)
+  useEffect(() => {
+    const pause = atOnce.current ? 0 : SEARCH_PAUSE_MS
+    atOnce.current = false
+    const controller = new AbortController()
+    const timer = setTimeout(() => {
+      load(api, search, controller.signal).then(onLoaded, (failure: unknown) => {
+        if (!controller.signal.aborted) onFailure(failure)
+      })
+    }, pause)
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+  }, [api, onFailure, load, onLoaded, search, version])
+  return useCallback(() => {
+    atOnce.current = true
+    setVersion((v) => v + 1)
+  }, [])
 }
 
 /**

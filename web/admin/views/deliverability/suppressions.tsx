@@ -1,48 +1,27 @@
 // The suppression list (docs/decisions/019-suppression.md) for those who may read addresses:
 // searched as one types, downloaded as CSV; added to and lifted by those who may change it.
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import type { Suppression } from '../../../../contract/mail-events'
 import { Button, buttonVariants } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
 import { cn } from '../../../lib/cn'
-import { suppressionsCsvUrl } from '../../api'
+import { type AdminApi, suppressionsCsvUrl } from '../../api'
 import { adminContent } from '../../content'
-import { useAction } from '../../hooks'
+import { useAction, useSearched } from '../../hooks'
 import { ActionOutcome } from '../../outcome'
 import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
 
 const copy = adminContent.deliverability
-/** How long the search box waits after the last key before it asks. */
-const SEARCH_PAUSE_MS = 250
+/** The suppressions a search finds. */
+const suppressionsFound = (api: AdminApi, search: string, signal: AbortSignal) => api.suppressions(search.trim(), signal)
 
 export function SuppressionsPanel() {
-  const { api, can, onFailure } = useAdmin()
+  const { api, can } = useAdmin()
   const writable = can('suppressions:write')
   const [search, setSearch] = useState('')
   const [items, setItems] = useState<Suppression[] | null>(null)
-  const [version, setVersion] = useState(0)
-  // The list follows the search box: after a pause in typing, one request; a newer search cancels
-  // the one under way, so an older answer never replaces a newer one.
-  const atOnce = useRef(true)
-  useEffect(() => {
-    const pause = atOnce.current ? 0 : SEARCH_PAUSE_MS
-    atOnce.current = false
-    const controller = new AbortController()
-    const timer = setTimeout(() => {
-      api.suppressions(search.trim(), controller.signal).then(setItems, (failure: unknown) => {
-        if (!controller.signal.aborted) onFailure(failure)
-      })
-    }, pause)
-    return () => {
-      clearTimeout(timer)
-      controller.abort()
-    }
-  }, [api, onFailure, search, version])
-  const reload = useCallback(() => {
-    atOnce.current = true
-    setVersion((v) => v + 1)
-  }, [])
+  const reload = useSearched(search, suppressionsFound, setItems)
   // A refusal says why beside the form: not an address (400), nothing to lift (404).
   const change = useAction(reload, [400, 404])
 

@@ -1,15 +1,17 @@
 // Sign-ups: the list with its addresses, searched as you type, with the export and removal for
 // those whose role allows them.
-import { useCallback, useEffect, useRef, useState } from 'react'
-import type { SignUp } from '../../../../contract/admin-api'
+import { useCallback, useState } from 'react'
+import type { SignUp, SignupsPage } from '../../../../contract/admin-api'
 import { DEFAULT_LOCALE } from '../../../../contract/locales'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
+import type { AdminApi } from '../../api'
 import { adminContent as copy } from '../../content'
+import { useSearched } from '../../hooks'
 import { useAdmin } from '../../session'
 
-/** A search waits for this pause in typing, so a word typed is one request, not one per key. */
-const SEARCH_PAUSE_MS = 250
+/** The first page of the sign-ups a search finds. */
+const firstPage = (api: AdminApi, search: string, signal: AbortSignal) => api.signups(search, undefined, signal)
 
 /** What the list says of a sign-up beyond its address: confirmed, its mail, its profile. */
 function statusOf(row: SignUp): string {
@@ -55,32 +57,11 @@ export function SignupsView() {
   const [search, setSearch] = useState('')
   const [exporting, setExporting] = useState(false)
 
-  // The list follows the search box: after a pause in typing, one request; a newer search cancels
-  // the one under way, so an older answer can never replace a newer one.
-  const [listVersion, setListVersion] = useState(0)
-  const atOnce = useRef(true) // the first load and a reload after a removal do not wait
-  useEffect(() => {
-    const pause = atOnce.current ? 0 : SEARCH_PAUSE_MS
-    atOnce.current = false
-    const controller = new AbortController()
-    const timer = setTimeout(async () => {
-      try {
-        const page = await api.signups(search, undefined, controller.signal)
-        setRows(page.items)
-        setNext(page.next)
-      } catch (failure) {
-        if (!controller.signal.aborted) onFailure(failure)
-      }
-    }, pause)
-    return () => {
-      clearTimeout(timer)
-      controller.abort()
-    }
-  }, [api, search, onFailure, listVersion])
-  const refresh = useCallback(() => {
-    atOnce.current = true
-    setListVersion((version) => version + 1)
+  const showPage = useCallback((page: SignupsPage) => {
+    setRows(page.items)
+    setNext(page.next)
   }, [])
+  const refresh = useSearched(search, firstPage, showPage)
 
   async function loadMore() {
     if (next === null) return
