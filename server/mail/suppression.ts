@@ -73,7 +73,10 @@ export function createSuppressions(store: SuppressionStore, rule?: PauseRule): S
       const hashes = new Map<number, string>()
       for (const mail of mails) hashes.set(mail.id, await hash(mail.to))
       const suppressed = await store.suppressedAmong([...new Set(hashes.values())])
-      return new Set(mails.filter((mail) => suppressed.has(hashes.get(mail.id) ?? '')).map((mail) => mail.id))
+      const held = mails.filter((mail) => suppressed.has(hashes.get(mail.id) ?? ''))
+      // Someone whose suppression outlived their deleted sign-up has signed up again: the list names them again.
+      if (held.length > 0) await store.relink(held.map((mail) => ({ emailHash: hashes.get(mail.id) ?? '', email: mail.to })))
+      return new Set(held.map((mail) => mail.id))
     },
   }
 }

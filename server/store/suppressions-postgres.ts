@@ -107,6 +107,15 @@ export function createPostgresSuppressions(pool: pg.Pool, run: Run): Suppression
         const result = await pool.query<{ email_hash: string }>('SELECT email_hash FROM suppressions WHERE email_hash = ANY($1)', [hashes])
         return new Set(result.rows.map((row) => row.email_hash))
       }),
+    relink: (entries) =>
+      run(async () => {
+        for (const entry of entries)
+          await pool.query(
+            `UPDATE suppressions SET email = $2 WHERE email_hash = $1 AND email IS NULL
+               AND EXISTS (SELECT 1 FROM waitlist WHERE lower(waitlist.email) = $2)`,
+            [entry.emailHash, entry.email.toLowerCase()],
+          )
+      }),
     messageOf: (messageKey) =>
       run(async () => {
         if (!/^[0-9a-f-]{36}$/i.test(messageKey)) return undefined // the column is a uuid

@@ -96,6 +96,10 @@ export function createSqliteSuppressions(db: Database.Database, run: Run): Suppr
     `SELECT email, reason, at FROM suppressions WHERE @query IS NULL OR instr(email, lower(@query)) > 0 ORDER BY at DESC, email_hash LIMIT @limit`,
   )
   const lift = db.prepare('DELETE FROM suppressions WHERE email_hash = ?')
+  const relink = db.prepare(
+    `UPDATE suppressions SET email = @email WHERE email_hash = @emailHash AND email IS NULL
+       AND EXISTS (SELECT 1 FROM waitlist WHERE lower(waitlist.email) = @email)`,
+  )
   const events = db.prepare('SELECT type, source, at FROM mail_events WHERE signup_id = ? ORDER BY id')
   return {
     key: () => run(() => String(key.get())),
@@ -108,6 +112,10 @@ export function createSqliteSuppressions(db: Database.Database, run: Run): Suppr
           .pluck()
           .all(...hashes) as string[]
         return new Set(found)
+      }),
+    relink: (entries) =>
+      run(() => {
+        for (const entry of entries) relink.run({ emailHash: entry.emailHash, email: entry.email.toLowerCase() })
       }),
     messageOf: (messageKey) => run(() => message.get(messageKey) as { outboxId: number; email: string } | undefined),
     outboxOf: (id) => run(() => outbox.get(id) as { outboxId: number; email: string } | undefined),

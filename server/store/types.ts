@@ -69,6 +69,11 @@ export interface SuppressionStore {
   record(event: MailEventRecord, pause?: PauseRule): Promise<{ recorded: boolean; suppressed: boolean; pausedCampaign: number | null }>
   /** Which of these hashes are suppressed. */
   suppressedAmong(hashes: readonly string[]): Promise<Set<string>>
+  /**
+   * A suppression kept as a hash alone (its sign-up was deleted) gets its address back when that
+   * address has signed up again: the operators see whom the list holds (and the sign-up its mark).
+   */
+  relink(entries: readonly { emailHash: string; email: string }[]): Promise<void>
   /** The outbox row of a message key (a Message-ID's left part), with its recipient's address. */
   messageOf(messageKey: string): Promise<{ outboxId: number; email: string } | undefined>
   /** The outbox row of a VERP id, with its recipient's address. */

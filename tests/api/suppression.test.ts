@@ -190,6 +190,10 @@ describe.each(STORES)('suppression on $kind', ({ kind, available }) => {
       expect((await joinAs('gus@example.com')).status).toBe(201)
       await outboxSettled(server.app.store)
       expect(await mailsTo('gus@example.com')).toHaveLength(before)
+      // …and the list names him again, as his sign-up shows its mark.
+      expect((await list('gus')).map((s) => [s.email, s.reason])).toEqual([['gus@example.com', 'complaint']])
+      const gus = ((await (await admin('/signups?search=gus')).json()) as SignupsPage).items[0]
+      expect(gus?.suppressed).toBe('complaint')
     },
   )
 })
