@@ -63,7 +63,5 @@ END $$;
 CREATE TRIGGER mail_complaint_counted AFTER INSERT ON mail_events
   FOR EACH ROW WHEN (NEW.type = 'complaint') EXECUTE FUNCTION mail_complaint_counted();
 
--- The complaints of the rolling window, and the few sign-ups who stopped e-mails (the
--- unsubscribed figures start from them, not from every mail).
-CREATE INDEX mail_events_type_at ON mail_events (type, at);
+-- The few sign-ups who stopped e-mails (the unsubscribed figures start from them, not from every mail).
 CREATE INDEX waitlist_unsubscribed ON waitlist (unsubscribed_at) WHERE unsubscribed_at IS NOT NULL;

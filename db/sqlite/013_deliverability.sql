@@ -51,7 +51,5 @@ BEGIN
     ON CONFLICT (day) DO UPDATE SET complaints = complaints + 1;
 END;
 
--- The complaints of the rolling window, and the few sign-ups who stopped e-mails (the
--- unsubscribed figures start from them, not from every mail).
-CREATE INDEX mail_events_type_at ON mail_events (type, at);
+-- The few sign-ups who stopped e-mails (the unsubscribed figures start from them, not from every mail).
 CREATE INDEX waitlist_unsubscribed ON waitlist (unsubscribed_at) WHERE unsubscribed_at IS NOT NULL;
