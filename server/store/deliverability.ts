@@ -106,3 +106,24 @@ export function deliverabilityOf(counts: DeliverabilityCounts, countedAt: Date):
     countedAt: countedAt.toISOString(),
   }
 }
+
+/**
+ * The domains as one row, for whoever may not read addresses: a small deployment's domains name
+ * people (a family's own domain, with its complaint).
+ */
+export function domainsPooled(domains: readonly DomainDeliverability[]): DomainDeliverability[] {
+  if (domains.length === 0) return []
+  const sum = (key: keyof Omit<DomainDeliverability, 'domain'>) => domains.reduce((total, row) => total + row[key], 0)
+  return [
+    {
+      domain: null,
+      domains: sum('domains'),
+      sent: sum('sent'),
+      delivered: sum('delivered'),
+      hardBounced: sum('hardBounced'),
+      softBounced: sum('softBounced'),
+      complained: sum('complained'),
+      unsubscribed: sum('unsubscribed'),
+    },
+  ]
+}

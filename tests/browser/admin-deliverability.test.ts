@@ -147,6 +147,8 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the Deliverability view on $ki
     await rowsOf(page, copy.campaignsCaption).first().waitFor()
     await page.waitForLoadState('networkidle')
     expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual([copy.heading])
+    // The domains, which can name a family, are one row for a viewer.
+    expect((await read(page, copy.domainsCaption)).map((cells) => cells[0])).toEqual([copy.allDomains(2)])
     await context.close()
   })
 })

@@ -468,6 +468,8 @@ export const adminContent = {
     /** A figure's share of the mails sent, said under it. */
     share: (part: number, whole: number) => (whole === 0 ? '' : `${((part / whole) * 100).toFixed(1)} %`),
     otherDomains: (n: number) => `${counted(n, 'other domain', 'other domains')}`,
+    /** The one row a role that may not read addresses gets: the domains are not named to it. */
+    allDomains: (n: number) => `${counted(n, 'domain', 'domains')} (named to those who may read addresses)`,
     noCampaigns: 'No campaign has been sent yet.',
     noDomains: 'No mail has been sent yet.',
     suppressions: 'Suppressions',

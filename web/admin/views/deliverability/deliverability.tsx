@@ -153,7 +153,7 @@ function DomainsTable({ domains }: { domains: readonly DomainDeliverability[] | 
       {domains?.map((row) => (
         <tr key={row.domain ?? '(other)'} className={cn('border-t border-stone-200 align-top', row.domain === null && 'bg-stone-50')}>
           <th scope="row" className={cn(td, 'font-medium break-all', row.domain === null && 'italic')}>
-            {row.domain ?? copy.otherDomains(row.domains)}
+            {row.domain ?? (domains.length === 1 ? copy.allDomains(row.domains) : copy.otherDomains(row.domains))}
           </th>
           <FigureCells figures={row} />
         </tr>
