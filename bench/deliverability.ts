@@ -23,7 +23,10 @@ const ms = (n: number) => `${n.toFixed(1)} ms`
 
 /** The kept counts, made from the rows as migration 013 makes them. */
 const RECOUNT_SQLITE = `
-  DELETE FROM mail_domain_counts; DELETE FROM mail_day_counts; DELETE FROM mail_complaint_days;
+  DELETE FROM mail_domain_counts; DELETE FROM mail_day_counts; DELETE FROM mail_complaint_days; DELETE FROM mail_campaign_counts;
+  INSERT INTO mail_campaign_counts (campaign_id, sent, refused)
+    SELECT campaign_id, count(*), sum(state = 'bounced') FROM outbox
+    WHERE campaign_id IS NOT NULL AND state IN ('sent', 'bounced') GROUP BY 1;
   INSERT INTO mail_domain_counts (domain, sent, refused)
     SELECT lower(substr(waitlist.email, instr(waitlist.email, '@') + 1)), count(*), sum(outbox.state = 'bounced')
     FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id WHERE outbox.state IN ('sent', 'bounced') GROUP BY 1;
@@ -32,7 +35,10 @@ const RECOUNT_SQLITE = `
   INSERT INTO mail_complaint_days (day, complaints)
     SELECT substr(at, 1, 10), count(*) FROM mail_events WHERE type = 'complaint' GROUP BY 1;`
 const RECOUNT_POSTGRES = `
-  TRUNCATE mail_domain_counts, mail_day_counts, mail_complaint_days;
+  TRUNCATE mail_domain_counts, mail_day_counts, mail_complaint_days, mail_campaign_counts;
+  INSERT INTO mail_campaign_counts (campaign_id, sent, refused)
+    SELECT campaign_id, count(*), count(*) FILTER (WHERE state = 'bounced') FROM outbox
+    WHERE campaign_id IS NOT NULL AND state IN ('sent', 'bounced') GROUP BY 1;
   INSERT INTO mail_domain_counts (domain, sent, refused)
     SELECT lower(substr(waitlist.email, strpos(waitlist.email, '@') + 1)), count(*), count(*) FILTER (WHERE outbox.state = 'bounced')
     FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id WHERE outbox.state IN ('sent', 'bounced') GROUP BY 1;

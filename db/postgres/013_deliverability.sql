@@ -24,6 +24,18 @@ INSERT INTO mail_domain_counts (domain, sent, refused)
 INSERT INTO mail_day_counts (day, sent)
   SELECT (sent_at AT TIME ZONE 'UTC')::date, count(*) FROM outbox WHERE state = 'sent' AND sent_at IS NOT NULL GROUP BY 1;
 
+-- Each campaign's mails handed to the mail server, and of them refused at once (counting them from
+-- the rows read every campaign's outbox index: 1.2 s at four campaigns to 1,000,000).
+CREATE TABLE mail_campaign_counts (
+  campaign_id bigint PRIMARY KEY,
+  sent        bigint NOT NULL DEFAULT 0,
+  refused     bigint NOT NULL DEFAULT 0
+);
+
+INSERT INTO mail_campaign_counts (campaign_id, sent, refused)
+  SELECT campaign_id, count(*), count(*) FILTER (WHERE state = 'bounced') FROM outbox
+  WHERE campaign_id IS NOT NULL AND state IN ('sent', 'bounced') GROUP BY 1;
+
 CREATE FUNCTION outbox_counted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO mail_domain_counts AS counts (domain, sent, refused)
@@ -38,6 +50,12 @@ BEGIN
     WHERE fresh.state = 'sent' AND prior.state NOT IN ('sent', 'bounced')
     GROUP BY 1 ORDER BY 1
   ON CONFLICT (day) DO UPDATE SET sent = counts.sent + excluded.sent;
+  INSERT INTO mail_campaign_counts AS counts (campaign_id, sent, refused)
+    SELECT fresh.campaign_id, count(*), count(*) FILTER (WHERE fresh.state = 'bounced')
+    FROM after_rows AS fresh JOIN before_rows AS prior ON prior.id = fresh.id
+    WHERE fresh.campaign_id IS NOT NULL AND fresh.state IN ('sent', 'bounced') AND prior.state NOT IN ('sent', 'bounced')
+    GROUP BY 1 ORDER BY 1
+  ON CONFLICT (campaign_id) DO UPDATE SET sent = counts.sent + excluded.sent, refused = counts.refused + excluded.refused;
   RETURN NULL;
 END $$;
 CREATE TRIGGER outbox_counted AFTER UPDATE ON outbox
