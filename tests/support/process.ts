@@ -36,7 +36,11 @@ function launch(env: Env, nodeArgs: string[] = []) {
 export async function spawnServer(env: Env, timeoutMs = 20_000, nodeArgs: string[] = []): Promise<ServerProcess> {
   const { child, exited, output } = launch(env, nodeArgs)
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output()}`)), timeoutMs)
+    // A server that never says it listens is stopped here: the test that gives up on it cannot.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`server ${child.pid} did not start:\n${output()}`))
+    }, timeoutMs)
     const check = () => {
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output())
       if (match?.[1]) {
