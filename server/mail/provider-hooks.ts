@@ -9,6 +9,7 @@ import type { MailEventType } from '../../contract/mail-events.js'
 import type { ClaimedMail } from '../store/types.js'
 import type { OutgoingMail } from './transport.js'
 import { SENDGRID_SIGNATURE_HEADER, SENDGRID_TIMESTAMP_HEADER, sendgridEvent, sendgridSigned } from './sendgrid.js'
+import { isObject, messageKeyOf, text } from './report-fields.js'
 import { sesEvents, snsMessage, snsVerifier, subscribeUrlAllowed } from './sns.js'
 
 /** A provider's payload is a few kilobytes; anything bigger is not one. */
@@ -25,8 +26,6 @@ const sameText = (a: string, b: string) => {
   const right = Buffer.from(b)
   return left.length === right.length && timingSafeEqual(left, right)
 }
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null)
 
 /**
  * Postmark's MessageID is its own, but it hands back the metadata a mail carried in
@@ -74,7 +73,7 @@ export function mailgunEvent(data: unknown): { type: MailEventType; email: strin
   const id = text(data.id)
   if (!email || !id) return null
   const headers = isObject(data.message) && isObject(data.message.headers) ? data.message.headers : {}
-  const messageKey = /^<?([^@<>\s]+)@/.exec(text(headers['message-id']) ?? '')?.[1] ?? null
+  const messageKey = messageKeyOf(text(headers['message-id']))
   const base = { email, messageKey, eventId: `mailgun:${id}` }
   if (data.event === 'complained') return { ...base, type: 'complaint' }
   if (data.event !== 'failed') return null

@@ -4,6 +4,7 @@
 // sent back to (MAIL_RETURN_PATH, `bounces+{id}@…`, its tag checked), else by the original
 // Message-ID they quote; never by an address the report names (anyone can mail us a report).
 import type { MailEventType } from '../../contract/mail-events.js'
+import { messageKeyOf } from './report-fields.js'
 
 export interface MailReport {
   type: MailEventType
@@ -52,7 +53,7 @@ export function readReport(raw: string, returnPath: string | undefined): MailRep
     /Content-Type:\s*(?:message\/rfc822|text\/rfc822-headers|message\/rfc822-headers)[^\n]*\n(?:[^\r\n]+\r?\n)*\r?\n([\s\S]*)/i.exec(
       raw,
     )?.[1] ?? ''
-  const messageKey = /^<?([^@<>\s]+)@[^<>\s]+>?$/.exec(header(quoted, 'Message-ID') ?? '')?.[1] ?? null
+  const messageKey = messageKeyOf(header(quoted, 'Message-ID'))
   const reportId = header(headers, 'Message-ID')
   const base = { verp: verpOf(headers, returnPath), messageKey, eventId: reportId ? `${kind}:${reportId}` : null }
   if (kind === 'feedback-report') {

@@ -4,6 +4,7 @@
 // reports complaints; each event counted once by its sg_event_id.
 import { createPublicKey, createVerify, type KeyObject } from 'node:crypto'
 import type { MailEventType } from '../../contract/mail-events.js'
+import { isObject, messageKeyOf, text } from './report-fields.js'
 
 export const SENDGRID_SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature'
 export const SENDGRID_TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp'
@@ -31,16 +32,13 @@ export function sendgridSigned(key: KeyObject, timestamp: string, body: string, 
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null)
-
 /** One of SendGrid's events as ours, or null for a kind we do not act on. */
 export function sendgridEvent(data: unknown): { type: MailEventType; email: string; messageKey: string | null; eventId: string } | null {
   if (!isObject(data)) return null
   const email = text(data.email)
   const id = text(data.sg_event_id)
   if (!email || !id) return null
-  const messageKey = /^<?([^@<>\s]+)@/.exec(text(data['smtp-id']) ?? '')?.[1] ?? null
+  const messageKey = messageKeyOf(text(data['smtp-id']))
   const base = { email, messageKey, eventId: `sendgrid:${id}` }
   if (data.event === 'spamreport') return { ...base, type: 'complaint' }
   if (data.event === 'deferred') return { ...base, type: 'soft-bounce' }

@@ -5,6 +5,7 @@
 // by visiting its SubscribeURL when that is https on the certificate's host.
 import { X509Certificate, createVerify } from 'node:crypto'
 import type { MailEventType } from '../../contract/mail-events.js'
+import { isObject, messageKeyOf, text } from './report-fields.js'
 
 /**
  * Amazon's SNS hosts and file names: `https://sns.<region>.amazonaws.com/SimpleNotificationService-<hex>.pem`
@@ -37,9 +38,6 @@ export interface SnsMessage {
   Signature: string
   SigningCertURL: string
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null)
 
 /** The posted body as an SNS message, or null when it is not one. */
 export function snsMessage(raw: string): SnsMessage | null {
@@ -134,9 +132,6 @@ export interface SesEvent {
   eventId: string
 }
 
-/** The left part of a Message-ID such as `<key@kennect.app>`. */
-const keyOf = (messageId: string | null) => /^<?([^@<>\s]+)@/.exec(messageId ?? '')?.[1] ?? null
-
 /**
  * SES's notification (or event-publishing record) inside an SNS Notification, as our events: one
  * per recipient it names. Permanent bounces are hard, Transient and Undetermined soft; a complaint
@@ -157,7 +152,7 @@ export function sesEvents(snsMessageId: string, raw: string): SesEvent[] {
   const header = headers.find((h: unknown) => isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === 'message-id')
   // SES replaces a mail's Message-ID with its own as it sends: ours is among the original headers
   // (the identity's "Include original headers"), and commonHeaders may hold either.
-  const messageKey = keyOf((isObject(header) ? text(header.value) : null) ?? text(common.messageId))
+  const messageKey = messageKeyOf((isObject(header) ? text(header.value) : null) ?? text(common.messageId))
   const recipients = (list: unknown) =>
     (Array.isArray(list) ? list : []).map((r: unknown) => (isObject(r) ? text(r.emailAddress) : null)).filter((e) => e !== null)
   // SES's feedback id names the event itself: the same bounce published by the identity and by a

@@ -6,12 +6,12 @@ import { MAIL_EVENT_TYPES, type MailEventReport, type Suppression } from '../../
 import { HttpError } from '../http/errors.js'
 import { csvCell } from '../operators/csv.js'
 import { auditOf } from '../team/auth.js'
+import { messageKeyOf } from './report-fields.js'
 
 const ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/
 const LIST_LIMIT = 1000
 
 /** The left part of a Message-ID (`<key@domain>`, brackets optional). */
-const messageKeyOf = (messageId: string) => /^<?([^@<>\s]+)@[^<>\s]+>?$/.exec(messageId.trim())?.[1] ?? null
 
 export async function suppressionRoutes(app: FastifyInstance) {
   app.post(
