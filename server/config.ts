@@ -1,18 +1,9 @@
 // The only module that reads the environment. Every variable is validated at start-up, and a bad
 // start names every wrong variable in one message before anything is opened.
-import { createPrivateKey } from 'node:crypto'
 import { z } from 'zod'
-import { readPem } from './mail/dkim.js'
+import { dkimKeyProblem, readPem } from './mail/dkim.js'
 import { sendgridKey } from './mail/sendgrid.js'
 import { DEFAULT_SNS_CERT_URL_PATTERN } from './mail/sns.js'
-
-const isPrivateKey = (pem: string): boolean => {
-  try {
-    return createPrivateKey(pem).type === 'private'
-  } catch {
-    return false
-  }
-}
 
 const optionalText = z
   .string()
@@ -135,11 +126,16 @@ const schema = z.object({
       },
       { message: 'expected a regular expression over https:// addresses, such as https://sns\\.[a-z0-9-]+\\.amazonaws\\.com/.*\\.pem' },
     ),
-  /** DKIM: the private key (a PEM, or the path of a file holding one) every mail is signed with, for MAIL_FROM's domain. */
+  /**
+   * DKIM: the private key (a PEM, or the path of a file holding one) every mail is signed with, for
+   * MAIL_FROM's domain: RSA of 2048 bits or more, or Ed25519. Any other is refused here, not found
+   * out by a receiver: it would send mail unsigned or with a signature no one can check.
+   */
   DKIM_PRIVATE_KEY: optionalText
     .transform((value) => (value === undefined ? undefined : readPem(value)))
-    .refine((pem) => pem === undefined || isPrivateKey(pem), {
-      message: 'expected a private key in PEM (-----BEGIN PRIVATE KEY-----…) or the path of a readable file holding one',
+    .superRefine((pem, context) => {
+      const problem = pem === undefined ? undefined : dkimKeyProblem(pem)
+      if (problem) context.addIssue({ code: 'custom', message: problem })
     }),
   /** DKIM: the selector its public key is published under (`<selector>._domainkey.<domain>`). */
   DKIM_SELECTOR: optionalText.refine(

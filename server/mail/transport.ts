@@ -1,10 +1,11 @@
 // How a mail leaves: Nodemailer through SMTP_URL, or, with no SMTP configured, as an .eml file in
 // MAIL_DIR (the admin page lists them), so `npm start` shows the whole flow on a fresh machine.
+// Either way the message is made once, signed (dkim.ts), and handed over as it is.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import nodemailer from 'nodemailer'
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js'
-import type { DkimKey } from './dkim.js'
+import { type DkimKey, signMessage } from './dkim.js'
 
 /** What the outbox hands the transport: one rendered mail to one recipient. */
 export interface OutgoingMail {
@@ -32,6 +33,13 @@ export interface Transport {
 const SMTP_CONNECTIONS = 4
 
 export function createTransport(smtpUrl: string | undefined, mailDir: string, dkim?: DkimKey): Transport {
+  // The message as bytes, with CRLF line ends as it travels; signed here rather than by Nodemailer,
+  // whose signer knows RSA only (dkim.ts).
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+  const compose = async (mail: OutgoingMail) => {
+    const { message, envelope } = await composer.sendMail(mail)
+    return { message: dkim ? await signMessage(message as Buffer, dkim) : (message as Buffer), envelope }
+  }
   if (smtpUrl) {
     const options: SMTPPool.Options = {
       ...smtpOptions(smtpUrl),
@@ -41,26 +49,30 @@ export function createTransport(smtpUrl: string | undefined, mailDir: string, dk
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 20_000,
-      ...(dkim ? { dkim } : {}),
     }
     const smtp = nodemailer.createTransport(options)
     return {
       kind: 'smtp',
-      send: async (mail) => void (await smtp.sendMail(mail)),
+      async send(mail) {
+        const { message, envelope } = await compose(mail)
+        await smtp.sendMail({ envelope, raw: message })
+      },
       close: () => smtp.close(),
     }
   }
-  // Files are signed too: what the admin page previews is what SMTP would send.
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', ...(dkim ? { dkim } : {}) })
   return {
     kind: 'files',
     async send(mail) {
-      const { message } = await stream.sendMail(mail)
+      // Signed too: what the admin page previews is what SMTP would send.
+      const { message, envelope } = await compose(mail)
+      // The Return-Path a delivering server writes (the envelope's sender, the VERP address with
+      // MAIL_RETURN_PATH): a bounce made from this file finds its way back as a real one would.
+      const returnPath = Buffer.from(`Return-Path: <${envelope.from || ''}>\r\n`)
       mkdirSync(mailDir, { recursive: true })
       // Written whole, then renamed: a reader never sees half a mail; a resend replaces the file.
       const name = localMailName(mail)
       const partial = join(mailDir, `.${name}.partial`)
-      writeFileSync(partial, message as Buffer)
+      writeFileSync(partial, Buffer.concat([returnPath, message]))
       renameSync(partial, join(mailDir, name))
     },
     close: () => undefined,

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import { MAIL_STATES } from '../../contract/admin-api.js'
 import { DEFAULT_LOCALE, LOCALES } from '../../contract/locales.js'
 import { ConfigError, loadConfig } from '../config.js'
-import { dkimKey, dnsRecords } from '../mail/dkim.js'
+import { dkimKey, dnsRecords, txtStrings } from '../mail/dkim.js'
 import { readReport } from '../mail/reports.js'
 import { createSuppressions } from '../mail/suppression.js'
 import { createStore, type WaitlistStore } from '../store/index.js'
@@ -195,8 +195,9 @@ export async function main(argv: string[]): Promise<number> {
         const [what] = rest
         if (what === 'dns') {
           const key = dkimKey(config.DKIM_PRIVATE_KEY, config.DKIM_SELECTOR, config.MAIL_FROM)
+          // Zone-file lines: a value longer than one DNS string (255 characters) is split in quoted strings.
           for (const record of dnsRecords(config.MAIL_FROM, key))
-            process.stdout.write(`; ${record.note}\n${record.name}. IN TXT "${record.value}"\n\n`)
+            process.stdout.write(`; ${record.note}\n${record.name}. IN TXT ${txtStrings(record.value)}\n\n`)
           if (!key) process.stdout.write('; DKIM: set DKIM_PRIVATE_KEY and DKIM_SELECTOR to sign mail and print its record\n')
           return 0
         }

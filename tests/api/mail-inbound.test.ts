@@ -2,8 +2,10 @@
 // server pipes them to, on both stores: an RFC 3464 DSN found by its VERP return path (not by the
 // forwarded final recipient it names), an RFC 5965 ARF complaint found by the original Message-ID,
 // a delayed DSN as a soft bounce, the same report piped twice counted once, and an ordinary mail
-// that records nothing.
+// that records nothing; and, without SMTP, the .eml files carry the Return-Path a delivering
+// server would write, so a DSN made from one can be tried locally end to end.
 import { spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Suppression } from '../../contract/mail-events'
@@ -89,6 +91,42 @@ Confirm your address.
 --part1--
 `
 
+/** A DSN as a receiving server makes one from a mail it cannot deliver: sent to the mail's Return-Path, quoting its headers. */
+function dsnFor(eml: string): string {
+  const headers = eml.slice(0, eml.search(/\r?\n\r?\n/))
+  const returnPath = /^Return-Path:[ \t]*<([^>]*)>/im.exec(headers)?.[1] ?? ''
+  return `Return-Path: <>
+Delivered-To: ${returnPath}
+From: MAILER-DAEMON@mx.example.net (Mail Delivery System)
+Subject: Undelivered Mail Returned to Sender
+To: ${returnPath}
+Message-ID: <dsn-local@mx.example.net>
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="B1"
+
+--B1
+Content-Type: text/plain; charset=us-ascii
+
+Your message could not be delivered.
+
+--B1
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; mx.example.net
+
+Final-Recipient: rfc822; ada@example.com
+Action: failed
+Status: 5.1.1
+
+--B1
+Content-Type: text/rfc822-headers
+
+${headers}
+
+--B1--
+`
+}
+
 describe.each(STORES)('mail inbound on $kind', ({ kind, available }) => {
   let server: TestServer
   afterEach(() => server?.close())
@@ -161,5 +199,21 @@ describe.each(STORES)('mail inbound on $kind', ({ kind, available }) => {
     expect(await inbound(arf('<unknown@kennect.test>').replaceAll('bea@example.com', 'nobody').replace('arf-1', 'arf-2'))).toBe(
       'complaint: no mail of ours\n',
     )
+  })
+
+  it.skipIf(!available)('writes the VERP Return-Path into the .eml, and a DSN made from that file is recorded', async () => {
+    server = await startServer(
+      { ADMIN_TOKEN, MAIL_RATE_PER_SECOND: '0', MAIL_RETURN_PATH: RETURN_PATH, MAIL_FROM: 'Kennect <hello@kennect.test>' },
+      kind,
+    )
+    const ada = await joined('ada@example.com')
+    const [file] = readdirSync(server.config.MAIL_DIR).filter((name) => name.endsWith('.eml'))
+    const eml = readFileSync(join(server.config.MAIL_DIR, file ?? ''), 'utf8')
+    const verp = `bounces+${ada.id}.${await server.app.suppressions.verpTag(ada.id)}@kennect.test`
+    // First, as a delivering server prepends it.
+    expect(eml.split('\r\n')[0]).toBe(`Return-Path: <${verp}>`)
+    // Its Message-ID left out of the quoted headers: the Return-Path alone finds the mail.
+    expect(await inbound(dsnFor(eml.replace(/^Message-ID:.*\r\n/im, '')))).toBe('hard-bounce: recorded, address suppressed\n')
+    expect(await suppressions()).toEqual([['ada@example.com', 'hard-bounce']])
   })
 })

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto'
+import { generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../server/config'
@@ -47,6 +47,33 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SES_SNS_TOPIC_ARN: 'kennect-ses' })).toThrow(/SES_SNS_TOPIC_ARN: expected a topic ARN/)
     expect(() => loadConfig({ SNS_CERT_URL_PATTERN: 'https://sns.(' })).toThrow(/SNS_CERT_URL_PATTERN/)
     expect(() => loadConfig({ SNS_CERT_URL_PATTERN: 'http://.*' })).toThrow(/SNS_CERT_URL_PATTERN/)
+  })
+
+  it('takes an RSA key of 2048 bits or more or an Ed25519 key for DKIM, and refuses any other key by its kind', () => {
+    const pem = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }).toString()
+    const problem = (key: string) => {
+      try {
+        loadConfig({ DKIM_PRIVATE_KEY: key, DKIM_SELECTOR: 'kennect1' })
+        return 'accepted'
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError)
+        const lines = (error as Error).message.split('\n').filter((line) => line.includes('DKIM_PRIVATE_KEY'))
+        expect(lines).toHaveLength(1)
+        expect(lines[0]).toContain('(value not shown: it holds a secret)')
+        return lines[0]?.trim()
+      }
+    }
+    expect(problem(pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey))).toBe('accepted')
+    expect(problem(pem(generateKeyPairSync('ed25519').privateKey))).toBe('accepted')
+    const expected = 'DKIM_PRIVATE_KEY: expected an RSA key of 2048 bits or more or an Ed25519 key'
+    expect(problem(pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey))).toMatch(`${expected}, got an EC key`)
+    expect(problem(pem(generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey))).toMatch(`${expected}, got a 1024-bit RSA key`)
+    expect(problem(pem(generateKeyPairSync('dsa', { modulusLength: 2048, divisorLength: 256 }).privateKey))).toMatch(
+      `${expected}, got a DSA key`,
+    )
+    expect(problem('-----BEGIN PRIVATE KEY-----\\ngarbage\\n-----END PRIVATE KEY-----')).toMatch(
+      /^DKIM_PRIVATE_KEY: expected a private key in PEM/,
+    )
   })
 
   it('treats an empty variable as unset', () => {
