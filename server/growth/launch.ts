@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import { type CountryMeter, LAUNCH_CACHE_SECONDS, LAUNCH_COUNTRY_MIN, type LaunchAnswer } from '../../contract/growth.js'
 import { LAUNCH_PATH } from '../../contract/paths.js'
-import { metersOf } from '../store/launch.js'
+import { metersOf } from '../store/growth/launch.js'
 import { type BreedMeters, publicBreeds } from '../breeds/meters.js'
 import type { GrowthStore } from '../store/types.js'
 

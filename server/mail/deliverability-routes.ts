@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Deliverability } from '../../contract/deliverability.js'
 import { can } from '../../contract/team.js'
-import { domainsPooled } from '../store/deliverability.js'
+import { domainsPooled } from '../store/deliverability/figures.js'
 import { callerOf } from '../team/auth.js'
 
 export async function deliverabilityRoutes(app: FastifyInstance) {

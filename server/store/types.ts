@@ -10,7 +10,6 @@ import type { MailEventType, Suppression } from '../../contract/mail-events.js'
 import type { Profile, ProfileBreed } from '../../contract/visitor.js'
 import type { AuditAction, AuditItem, OperatorRole } from '../../contract/team.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
-import type { WindowCounters } from './counters.js'
 
 export type { CampaignProgress, MailState, Profile, Segment, Segments, SignUp, Stats, WaitlistRow }
 
@@ -567,4 +566,27 @@ export interface WebhookStore {
   resendFailed(endpointId: number, since: string, audit: AuditEntry): Promise<number>
   /** Removes attempts, and settled deliveries and their events, older than that moment. */
   purge(before: string): Promise<number>
+}
+
+/** Fixed-window counters for the per-IP limits and the admin lockout (limits/). */
+export interface WindowHit {
+  key: string
+  windowMs: number
+}
+
+export interface WindowCount {
+  /** Hits in the key's current window (0 when none is open). */
+  hits: number
+  /** Milliseconds until that window closes (0 when none is open). */
+  resetMs: number
+}
+
+export interface WindowCounters {
+  /**
+   * Adds one hit to each key's current window, opening one of `windowMs` at the first hit, and
+   * answers the counts after it, in the order given. The keys must differ.
+   */
+  hit(windows: readonly WindowHit[]): Promise<WindowCount[]>
+  /** The key's current count, without adding to it. */
+  peek(key: string): Promise<WindowCount>
 }

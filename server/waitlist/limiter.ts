@@ -4,7 +4,7 @@
 // double its allowance by using both.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
-import type { WindowCounters } from '../store/counters.js'
+import type { WindowCounters } from '../store/index.js'
 import { clientKey } from './client-key.js'
 
 const MINUTE_MS = 60_000

@@ -9,7 +9,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { Webhook } from 'standardwebhooks'
 import { WEBHOOK_FAILING_MS, WEBHOOK_LOG_KEPT_MS, WEBHOOK_RETRY_MS } from '../../contract/webhooks.js'
-import { metersOf } from '../store/launch.js'
+import { metersOf } from '../store/growth/launch.js'
 import type { ClaimedDelivery, WaitlistStore, WebhookOutcome } from '../store/types.js'
 import { checkedLookup, urlProblem } from './address.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { clientKey } from '../../server/waitlist/client-key'
-import { createMemoryCounters } from '../../server/store/counters'
+import { createMemoryCounters } from '../../server/store/limits/memory'
 
 describe('createMemoryCounters', () => {
   it('counts hits in a window that opens at the first hit, and starts again once it closes', async () => {

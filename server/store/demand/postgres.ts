@@ -1,0 +1,53 @@
+// The demand map in PostgreSQL (docs/decisions/013-campaigns.md): who waits where, for which breeds,
+// confirmed or not (unsubscribed addresses left out); with a breed, only the sign-ups that named it.
+import type pg from 'pg'
+import type { Segments } from '../../../contract/campaigns.js'
+import { metersOf } from '../growth/launch.js'
+import type { PostgresGrowth } from '../growth/postgres.js'
+
+const TOP_INVITERS = 10
+
+export async function postgresDemandMap(pool: pg.Pool, growth: PostgresGrowth, breed: string | null): Promise<Segments> {
+  // Counts as int: pg reads bigint as text.
+  const totals = await pool.query<{ total: number; confirmed: number; unsubscribed: number }>(
+    `SELECT count(*)::int AS total, count(confirmed_at)::int AS confirmed, count(unsubscribed_at)::int AS unsubscribed FROM waitlist WHERE ($1::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $1))`,
+    [breed],
+  )
+  const byRoleCountry = await pool.query<Segments['byRoleCountry'][number]>(
+    `SELECT role, country, count(confirmed_at)::int AS confirmed, (count(*) - count(confirmed_at))::int AS unconfirmed
+     FROM waitlist WHERE unsubscribed_at IS NULL AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $1)) GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
+    [breed],
+  )
+  const byCountry = await pool.query<Segments['byCountry'][number]>(
+    `SELECT country, count(*) FILTER (WHERE role = 'breeder')::int AS breeders, count(*) FILTER (WHERE role = 'owner')::int AS owners,
+       count(*) FILTER (WHERE role = 'club')::int AS clubs, count(*) FILTER (WHERE role = 'enthusiast')::int AS enthusiasts,
+       count(*) FILTER (WHERE role IS NULL)::int AS unsaid, count(*)::int AS total
+     FROM waitlist WHERE unsubscribed_at IS NULL AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $1)) GROUP BY country ORDER BY total DESC, country LIMIT 50`,
+    [breed],
+  )
+  const topBreeds = await pool.query<Segments['topBreeds'][number]>(
+    `SELECT min(named) AS breed, count(*) FILTER (WHERE role = 'breeder')::int AS breeders, count(*) FILTER (WHERE role = 'owner')::int AS owners,
+       count(*) FILTER (WHERE role IS DISTINCT FROM 'breeder' AND role IS DISTINCT FROM 'owner')::int AS others, count(*)::int AS total
+     FROM waitlist, unnest(breeds) AS named WHERE unsubscribed_at IS NULL AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $1))
+     GROUP BY lower(named) ORDER BY total DESC, breed LIMIT 20`,
+    [breed],
+  )
+  const total = totals.rows[0] ?? { total: 0, confirmed: 0, unsubscribed: 0 }
+  const targets = await growth.targetsOn(pool)
+  return {
+    ...total,
+    byRoleCountry: byRoleCountry.rows,
+    byCountry: byCountry.rows,
+    topBreeds: topBreeds.rows,
+    meters: metersOf(await growth.countsOn(pool), targets),
+    targets,
+    topInviters: await growth.topInvitersOn(pool, TOP_INVITERS),
+    byLocale: (
+      await pool.query<Segments['byLocale'][number]>(
+        `SELECT locale, count(*)::int AS total, count(confirmed_at)::int AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $1))
+         GROUP BY locale ORDER BY total DESC, locale`,
+        [breed],
+      )
+    ).rows,
+  }
+}

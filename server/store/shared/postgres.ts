@@ -1,0 +1,63 @@
+// What the PostgreSQL store's parts share: moments as text, and one transaction on one connection.
+import type pg from 'pg'
+import { type AuditEntry, StoreUnavailableError } from '../types.js'
+
+/** A timestamptz as ISO 8601 text in UTC, as the API answers moments. */
+export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+/** A pooled connection or the pool: whatever a query may run on. */
+export type Queryable = pg.Pool | pg.PoolClient
+
+export type Run = <T>(work: () => Promise<T>) => Promise<T>
+
+/** Runs `work` in one transaction on one pooled connection. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  // A server that goes away while the connection is checked out emits here, not only through the
+  // query under way; without a listener that would crash the process. The query fails anyway.
+  let lost: unknown
+  const onError = (error: unknown) => (lost = error)
+  client.on('error', onError)
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
+    return result
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined) // the connection may be gone; the first error is the one to report
+    throw error
+  } finally {
+    client.off('error', onError)
+    // A lost connection goes back destroyed, never to be handed out again.
+    client.release(lost instanceof Error ? lost : undefined)
+  }
+}
+
+/**
+ * Connection trouble, shutdowns, timeouts and resource exhaustion are retryable (503). An error
+ * with any other SQLSTATE is a bug of ours and stays an error (500, logged).
+ */
+export function toStoreError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code
+  const sqlstate = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined
+  if (sqlstate && !/^(08|53|57|58|40001|40P01|55P03|25006)/.test(sqlstate)) return error
+  return new StoreUnavailableError(`PostgreSQL: ${describe(error)}`, { cause: error })
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof AggregateError) return error.errors.map(describe).join('; ')
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  return [code, message].filter((part) => typeof part === 'string' && part !== '').join(': ') || String(error)
+}
+
+/** The audit log's writer: a line written in the transaction of what it records (when there is one). */
+export async function writeAudit(db: Queryable, entry: AuditEntry): Promise<void> {
+  await db.query('INSERT INTO audit_log (actor_id, actor, action, target, detail, request_id) VALUES ($1, $2, $3, $4, $5, $6)', [
+    entry.actorId,
+    entry.actor,
+    entry.action,
+    entry.target,
+    entry.detail === null ? null : JSON.stringify(entry.detail),
+    entry.requestId,
+  ])
+}
