@@ -1,9 +1,8 @@
 // Launch day: who is waiting where (the demand map), and the campaigns that invite them. What the
 // admin API answers and takes; types, constants and pure checks, importing nothing outside itself.
-import type { SegmentSide } from './breed-meters.js'
-import type { CountryCode } from './countries.js'
 import type { CountryMeter, LaunchTargets } from './growth.js'
 import type { Locale } from './locales.js'
+import type { Segment } from './segment.js'
 import type { Role } from './visitor.js'
 
 /** GET /admin/api/segments: the demand map. */
@@ -34,34 +33,8 @@ export interface Segments {
   byLocale: { locale: Locale; total: number; confirmed: number }[]
 }
 
-/** Who a campaign goes to. Every field narrows; absent fields do not. */
-export interface Segment {
-  roles?: Role[]
-  countries?: CountryCode[]
-  /**
-   * Sign-ups that named any of these breeds: catalogue ids (`labrador-retriever`); a name is read
-   * as the catalogue reads it, and one it does not know matches that name as typed.
-   */
-  breeds?: string[]
-  /** Sign-ups that bring a stud, a dam or look for a puppy (of the named breeds, if any): `both` is stud and dam. */
-  sides?: SegmentSide[]
-  /** Only sign-ups with a breed whose meter in their country is full (both sides at target) when counted or sent. */
-  readyBreeds?: boolean
-  /** Signed up at or after this moment (ISO 8601 date or date-time). */
-  since?: string
-  /** Signed up before this moment. */
-  until?: string
-  /** utm_source, else the referring host (as the stats name sources). */
-  sources?: string[]
-  /** Unconfirmed addresses too; confirmed only by default. Unsubscribed addresses never. */
-  includeUnconfirmed?: boolean
-  /** Sign-ups whose invite links brought at least this many confirmed sign-ups (as credited). */
-  invitedAtLeast?: number
-  /** Only sign-ups in countries whose launch meter is full (both targets met) when counted or sent. */
-  readyCountries?: boolean
-  /** Only sign-ups in these languages. */
-  locales?: Locale[]
-}
+/** Who a campaign goes to: made from the fields' definition (./segment.ts), where each field is described. */
+export type { Segment }
 
 /**
  * Words in English alone (a string), or per language (`{ en: …, de: … }`): English is required,

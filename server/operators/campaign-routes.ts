@@ -2,15 +2,21 @@
 // /admin/api and its token. A campaign is made as a draft (counted and rendered) or sent at once;
 // sending queues one outbox row per recipient in one transaction, never twice per recipient.
 import type { FastifyInstance } from 'fastify'
-import { SEGMENT_SIDES } from '../../contract/breed-meters.js'
 import { isBreedId } from '../breeds/catalogue.js'
 import { randomUUID } from 'node:crypto'
 import type { CampaignDraft, CampaignProgress, CampaignRequest, CampaignWritten, Segment } from '../../contract/campaigns.js'
 import { MAX_MARKDOWN_LENGTH, MAX_SUBJECT_LENGTH } from '../../contract/campaigns.js'
-import { COUNTRY_CODES } from '../../contract/countries.js'
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales.js'
-import { MAX_BREED_LENGTH, ROLES, VISITOR_PATH } from '../../contract/visitor.js'
-import { MAX_ATTRIBUTION_LENGTH } from '../../contract/waitlist.js'
+import {
+  MOMENT_PATTERN,
+  SEGMENT,
+  SEGMENT_FIELDS,
+  type SegmentField,
+  segmentProblems,
+  TEXT_PATTERN,
+  tidySegment,
+} from '../../contract/segment.js'
+import { VISITOR_PATH } from '../../contract/visitor.js'
 import { HttpError } from '../http/errors.js'
 import { auditOf, callerOf, checkPermission } from '../team/auth.js'
 import { can } from '../../contract/team.js'
@@ -20,26 +26,32 @@ import { mailCopies } from '../mail/content.js'
 import { isValidEmail } from '../waitlist/check-row.js'
 import type { Campaign, DraftChange } from '../store/types.js'
 
-/** A date, or a date and time with its zone: what `since` and `until` take. */
-const MOMENT = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$'
+/** A field's JSON schema, made from its definition: the limits are the definition's. */
+function fieldSchema(field: SegmentField) {
+  switch (field.kind) {
+    case 'choice':
+    case 'codes':
+      return { type: 'array', maxItems: field.of.length, uniqueItems: true, items: { type: 'string', enum: field.of } }
+    case 'texts':
+      return {
+        type: 'array',
+        maxItems: field.maxItems,
+        items: { type: 'string', minLength: 1, maxLength: field.maxLength, pattern: TEXT_PATTERN },
+      }
+    case 'switch':
+      return { type: 'boolean' }
+    case 'moment':
+      return { type: 'string', pattern: MOMENT_PATTERN }
+    case 'number':
+      return { type: 'integer', minimum: field.min, maximum: field.max }
+  }
+}
 
-const segmentSchema = {
+/** A segment as the API takes it: every field of contract/segment.ts, and nothing else. */
+export const segmentSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: {
-    roles: { type: 'array', maxItems: ROLES.length, uniqueItems: true, items: { type: 'string', enum: ROLES } },
-    countries: { type: 'array', maxItems: COUNTRY_CODES.length, uniqueItems: true, items: { type: 'string', enum: COUNTRY_CODES } },
-    breeds: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: MAX_BREED_LENGTH } },
-    since: { type: 'string', pattern: MOMENT },
-    until: { type: 'string', pattern: MOMENT },
-    sources: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: MAX_ATTRIBUTION_LENGTH } },
-    includeUnconfirmed: { type: 'boolean' },
-    invitedAtLeast: { type: 'integer', minimum: 0, maximum: 1_000_000 },
-    locales: { type: 'array', maxItems: LOCALES.length, uniqueItems: true, items: { type: 'string', enum: LOCALES } },
-    readyCountries: { type: 'boolean' },
-    sides: { type: 'array', maxItems: SEGMENT_SIDES.length, uniqueItems: true, items: { type: 'string', enum: SEGMENT_SIDES } },
-    readyBreeds: { type: 'boolean' },
-  },
+  properties: Object.fromEntries(SEGMENT_FIELDS.map((name) => [name, fieldSchema(SEGMENT[name])])),
 } as const
 
 /** A campaign's subject or message: a string (English), or an object of the languages it is written in. */
@@ -100,12 +112,12 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
   const campaignOf = (body: Omit<CampaignRequest, 'send'>) => {
     const checked = campaignWords(body, appStoreUrl)
     const problems = checked.ok ? [] : checked.problems
-    if (body.segment.since && body.segment.until && Date.parse(body.segment.until) <= Date.parse(body.segment.since)) {
-      problems.push('segment/until: must come after segment/since')
-    }
+    problems.push(...segmentProblems(body.segment, (field) => `segment/${field}`))
     if (!checked.ok || problems.length > 0) throw new HttpError(400, 'invalid_campaign', problems.join('; '))
     const { en, ...translations } = checked.words
-    return { words: checked.words, stored: { ...en, translations, segment: body.segment } satisfies Omit<Campaign, 'id'> }
+    // Saved tidy: opened in the composer and saved again, it reads back the same.
+    const segment = tidySegment(body.segment)
+    return { words: checked.words, segment, stored: { ...en, translations, segment } satisfies Omit<Campaign, 'id'> }
   }
   /** A draft as its recipients will see it: counted now, each language it is written in rendered (with sample links). */
   const draftOf = async (id: number, words: Partial<Record<Locale, { subject: string; markdown: string }>>, segment: Segment) => {
@@ -145,7 +157,7 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
       const body = request.body as CampaignRequest
       // Sending at once is sending: it needs that permission, and a recent sign-in.
       if (body.send) checkPermission(request, 'campaigns:send', true)
-      const { words, stored } = campaignOf(body)
+      const { words, segment, stored } = campaignOf(body)
       const id = await app.store.campaigns.create(stored)
       request.log.info({ campaign: id, send: body.send }, 'admin: campaign made')
       if (body.send) {
@@ -153,7 +165,7 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
         app.mailer.nudge()
         return reply.code(201).send({ id, recipients: sent?.recipients ?? 0 })
       }
-      return reply.code(201).send(await draftOf(id, words, body.segment))
+      return reply.code(201).send(await draftOf(id, words, segment))
     },
   )
 
@@ -181,11 +193,11 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
     async (request) => {
       const { id } = request.params as { id: number }
       const body = request.body as Omit<CampaignRequest, 'send'>
-      const { words, stored } = campaignOf(body)
+      const { words, segment, stored } = campaignOf(body)
       const change = await app.store.campaigns.update(id, stored)
       if (change !== 'draft') notADraft(id, change)
       request.log.info({ campaign: id }, 'admin: draft changed')
-      return draftOf(id, words, body.segment)
+      return draftOf(id, words, segment)
     },
   )
 

@@ -5,27 +5,53 @@ import { cliAudit, UsageError } from './cli-common.js'
 import { readFileSync } from 'node:fs'
 import type { CampaignProgress, CampaignRequest, Segment } from '../../contract/campaigns.js'
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales.js'
-import { isCountryCode } from '../../contract/countries.js'
-import { ROLES, type Role, VISITOR_PATH } from '../../contract/visitor.js'
+import {
+  expectedOf,
+  isItemOf,
+  SEGMENT,
+  SEGMENT_FIELDS,
+  type SegmentField,
+  type SegmentFieldName,
+  segmentProblems,
+  tidySegment,
+} from '../../contract/segment.js'
+import { VISITOR_PATH } from '../../contract/visitor.js'
 import type { Config } from '../config.js'
 import { campaignWords, renderCampaign } from '../mail/campaign.js'
 import { mailCopy } from '../mail/content.js'
 import type { WaitlistStore } from '../store/index.js'
 import { recipients as audience } from '../../contract/counted.js'
 
-export interface CampaignOptions {
+/** A field's option for parseArgs: a list's flag is given once per value, a switch takes none. */
+type FlagOf<F> = F extends { kind: 'switch' }
+  ? { type: 'boolean' }
+  : F extends { kind: 'choice' | 'codes' | 'texts' }
+    ? { type: 'string'; multiple: true }
+    : { type: 'string' }
+type SegmentFlags = { [N in SegmentFieldName as (typeof SEGMENT)[N]['flag']]: FlagOf<(typeof SEGMENT)[N]> }
+
+const isList = (field: SegmentField) => field.kind === 'choice' || field.kind === 'codes' || field.kind === 'texts'
+
+/** The segment's options, one per field of its definition (contract/segment.ts), for parseArgs. */
+export const segmentFlags = Object.fromEntries(
+  SEGMENT_FIELDS.map((name) => {
+    const field: SegmentField = SEGMENT[name]
+    return [
+      field.flag,
+      field.kind === 'switch' ? { type: 'boolean' } : isList(field) ? { type: 'string', multiple: true } : { type: 'string' },
+    ]
+  }),
+) as SegmentFlags
+
+/** The segment's options as parseArgs answers them. */
+export type SegmentOptions = {
+  [F in keyof SegmentFlags]?:
+    (SegmentFlags[F] extends { type: 'boolean' } ? boolean : SegmentFlags[F] extends { multiple: true } ? string[] : string) | undefined
+}
+
+export interface CampaignOptions extends SegmentOptions {
   subject?: string | undefined
   'markdown-file'?: string | undefined
-  role?: string[] | undefined
-  country?: string[] | undefined
-  breed?: string[] | undefined
-  source?: string[] | undefined
-  since?: string | undefined
-  until?: string | undefined
-  'include-unconfirmed'?: boolean | undefined
-  'invited-at-least'?: string | undefined
-  'ready-countries'?: boolean | undefined
-  locale?: string[] | undefined
   /** --subject-de, --markdown-file-de and so on: a language besides English. */
   [translation: `subject-${string}` | `markdown-file-${string}`]: string | undefined
   'dry-run'?: boolean | undefined
@@ -39,46 +65,109 @@ export interface Io {
   sleep: (ms: number) => Promise<void>
 }
 
-const moment = (option: string, value: string | undefined) => {
-  if (value === undefined) return undefined
-  if (Number.isNaN(Date.parse(value))) throw new UsageError(`--${option}: expected a date such as 2026-11-01, got "${value}"`)
-  return value
+/** The segment the options describe, checked as the admin API checks it, field by field of its definition. */
+export function segmentOf(options: SegmentOptions): Segment {
+  const segment: Record<string, unknown> = {}
+  for (const name of SEGMENT_FIELDS) {
+    const field: SegmentField = SEGMENT[name]
+    const given: unknown = options[field.flag as keyof SegmentOptions]
+    if (given === undefined || given === false) continue
+    const checked = (typed: string, value = typed) => {
+      if (!isItemOf(field, value)) throw new UsageError(`--${field.flag}: expected ${expectedOf(field)}, got "${typed}"`)
+      return value
+    }
+    const values = Array.isArray(given) ? given.map(String) : [String(given)]
+    switch (field.kind) {
+      case 'switch':
+        segment[name] = true
+        break
+      case 'codes':
+        // Codes in any letter case: the definition's are upper case (GB).
+        segment[name] = values.map((value) => checked(value, value.toUpperCase()))
+        break
+      case 'choice':
+      case 'texts':
+        if (field.kind === 'texts' && values.length > field.maxItems)
+          throw new UsageError(`--${field.flag}: at most ${field.maxItems} of them, got ${values.length}`)
+        segment[name] = values.map((value) => checked(value))
+        break
+      case 'moment':
+        segment[name] = checked(values.at(-1) ?? '')
+        break
+      case 'number':
+        segment[name] = Number(checked(values.at(-1) ?? ''))
+        break
+    }
+  }
+  const problems = segmentProblems(segment as Segment, (name) => `--${SEGMENT[name].flag}`)
+  if (problems.length > 0) throw new UsageError(problems.join('\n'))
+  return tidySegment(segment as Segment)
 }
 
-/** The segment the options describe, checked as the admin API checks it. */
-export function segmentOf(options: CampaignOptions): Segment {
-  const roles = (options.role ?? []).map((role) => {
-    if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role: expected one of ${ROLES.join(', ')}, got "${role}"`)
-    return role as Role
-  })
-  const countries = (options.country ?? []).map((country) => {
-    const code = country.toUpperCase()
-    if (!isCountryCode(code)) throw new UsageError(`--country: expected an ISO 3166-1 code such as GB, got "${country}"`)
-    return code
-  })
-  const segment: Segment = {}
-  if (roles.length > 0) segment.roles = roles
-  if (countries.length > 0) segment.countries = countries
-  if (options.breed?.length) segment.breeds = options.breed
-  if (options.source?.length) segment.sources = options.source
-  const since = moment('since', options.since)
-  const until = moment('until', options.until)
-  if (since) segment.since = since
-  if (until) segment.until = until
-  if (options['include-unconfirmed']) segment.includeUnconfirmed = true
-  const invited = options['invited-at-least']
-  if (invited !== undefined) {
-    if (!/^\d{1,7}$/.test(invited)) throw new UsageError(`--invited-at-least: expected a whole number, got "${invited}"`)
-    segment.invitedAtLeast = Number(invited)
+/** What an option's value is called in --help. */
+function placeholder(field: SegmentField): string {
+  switch (field.kind) {
+    case 'switch':
+      return ''
+    case 'moment':
+      return ' DATE'
+    case 'number':
+      return ' N'
+    default:
+      return ` ${field.flag.toUpperCase()}…`
   }
-  if (options['ready-countries']) segment.readyCountries = true
-  const locales = (options.locale ?? []).map((locale) => {
-    if (!(LOCALES as readonly string[]).includes(locale))
-      throw new UsageError(`--locale: expected one of ${LOCALES.join(', ')}, got "${locale}"`)
-    return locale as Locale
-  })
-  if (locales.length > 0) segment.locales = locales
-  return segment
+}
+
+/** What --help adds to a field's words: the values it takes, or what it must come after. */
+function takes(field: SegmentField): string | null {
+  switch (field.kind) {
+    case 'choice':
+      return `(${field.of.join(', ')})`
+    case 'codes':
+      return `(${field.codeName}s such as ${field.example})`
+    case 'number':
+      return `(${field.min.toLocaleString('en')} to ${field.max.toLocaleString('en')})`
+    case 'moment': {
+      const after = SEGMENT_FIELDS.find((name) => name === field.after)
+      return after ? `(after --${SEGMENT[after].flag})` : null
+    }
+    default:
+      return null
+  }
+}
+
+/**
+ * Words laid out in lines of at most `width` characters after `indent`; each part is kept whole (a
+ * list of values is one part), so no list is broken across lines.
+ */
+export function wrapParts(parts: readonly string[], width: number, indent: string): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const part of parts) {
+    if (line !== '' && line.length + 1 + part.length > width) {
+      lines.push(line)
+      line = part
+    } else line = line === '' ? part : `${line} ${part}`
+  }
+  if (line !== '') lines.push(line)
+  return lines.map((text, i) => (i === 0 ? text : `${indent}${text}`))
+}
+
+/** --help's column where descriptions start, and its width. */
+export const HELP_COLUMN = 40
+export const HELP_WIDTH = 100
+
+/** The segment's options in --help: one line or more per field of the definition. */
+export function segmentHelp(): string {
+  const indent = ' '.repeat(HELP_COLUMN)
+  return SEGMENT_FIELDS.map((name) => {
+    const field: SegmentField = SEGMENT[name]
+    const option = `  --${field.flag}${placeholder(field)}`
+    const words = [...field.help.split(' '), ...[takes(field)].filter((part) => part !== null)]
+    const [first = '', ...rest] = wrapParts(words, HELP_WIDTH - HELP_COLUMN, indent)
+    const head = option.length < HELP_COLUMN ? `${option.padEnd(HELP_COLUMN)}${first}` : `${option}\n${indent}${first}`
+    return [head, ...rest].join('\n')
+  }).join('\n')
 }
 
 function campaignId(value: string | undefined, command: string): number {

@@ -12,7 +12,7 @@ import { readReport } from '../mail/reports.js'
 import { createSuppressions } from '../mail/suppression.js'
 import { createStore, type WaitlistStore } from '../store/index.js'
 import { runBackup } from './cli-backup.js'
-import { printSegments, runCampaign } from './cli-campaigns.js'
+import { printSegments, runCampaign, segmentFlags, segmentHelp } from './cli-campaigns.js'
 import { cliAudit, UsageError } from './cli-common.js'
 import { printFunnel, runLaunchTargets } from './cli-growth.js'
 import { runAudit, runOperator } from './cli-team.js'
@@ -21,6 +21,8 @@ import { type ExportFormat, exportChunks, signUps } from './export.js'
 import { loadVisitorPages } from '../visitor/pages.js'
 import { visitorDir } from '../paths.js'
 
+// Descriptions start at column 40 and lines end by column 100; a list (of values, of options) is
+// never broken across lines, so it reads and greps whole.
 const HELP = `Usage: npm run waitlist -- <command> [options]
 
 Commands:
@@ -29,29 +31,31 @@ Commands:
                                         every sign-up, streamed (to FILE, or standard output)
   remove EMAIL                          delete one address for good (any letter case)
   stats                                 total, sign-ups per day and top sources
-  backup FILE                           an online copy of the SQLite database (the server may run),
-                                        checked: its integrity and how many sign-ups it holds
+  backup FILE                           an online copy of the SQLite database (the server may
+                                        run), checked: its integrity and how many sign-ups it holds
   mail status                           the outbox: mails queued, being sent, sent, failed, bounced
-  mail dns                              the SPF, DKIM and DMARC TXT records to publish for MAIL_FROM's domain
-  mail inbound < MESSAGE                a bounce (RFC 3464 DSN) or complaint (RFC 5965 ARF) mailed back:
-                                        recorded, and the address suppressed as it says (a Postfix pipe)
-  segments                              the demand map: roles per country, top breeds, confirmed or not
-  campaign create --subject S --markdown-file F [--role R]… [--country C]… [--breed B]…
-                  [--source S]… [--since DATE] [--until DATE] [--include-unconfirmed]
-                                    [--invited-at-least N] [--ready-countries] [--locale L]…
+  mail dns                              the SPF, DKIM and DMARC TXT records to publish for
+                                        MAIL_FROM's domain
+  mail inbound < MESSAGE                a bounce (RFC 3464 DSN) or complaint (RFC 5965 ARF) mailed
+                                        back: recorded, and the address suppressed as it says (a
+                                        Postfix pipe)
+  segments                              the demand map: roles per country, top breeds, confirmed
+                                        or not
+  campaign create --subject S --markdown-file F [segment options]
                   [--subject-de S --markdown-file-de F]… [--dry-run]
-                                        a draft for a segment (confirmed addresses only unless told);
-                                        --dry-run counts and renders it, and saves nothing
+                                        a draft for a segment (confirmed addresses only unless
+                                        told); --dry-run counts and renders it, and saves nothing
   campaign send ID                      queue its mails (once per recipient, however often sent)
   campaign status ID [--follow]         its progress; --follow watches it to the end
   campaign pause ID | resume ID         hold its queued mails, or let them go again
   campaign list                         every campaign, newest first
   launch-targets [--set FILE]           each country's launch targets (breeders and owners), and
-                                        the default for the others; --set replaces them with FILE's
-                                        JSON: {"default":{"breeders":50,"owners":200},"countries":{"DE":{…}}}
-    funnel [--since DAY] [--until DAY] [--format json]
-                                        views, visitors, sign-ups, confirmed, profiled and inviters
-                                        per UTC day (default: the last 30), and per source
+                                        the default for the others; --set replaces them with
+                                        FILE's JSON, such as
+                                        {"default":{"breeders":50,"owners":200},"countries":{…}}
+  funnel [--since DAY] [--until DAY] [--format json]
+                                        views, visitors, sign-ups, confirmed, profiled and
+                                        inviters per UTC day (default: the last 30), and per source
   operator invite EMAIL --role ROLE     a single-use setup link (one hour) for a new operator
   operator list                         the team: role, enabled or not, passkeys
   audit [--limit N]                     the audit log, newest first (default 50 lines)
@@ -63,13 +67,15 @@ Commands:
   webhooks test ID                      queue a test event for it (the running server sends it)
   webhooks log ID [--limit N]           its delivery log, newest first
 
+Segment options (campaign create): each one given narrows who gets the campaign; give an option
+with … once per value (--role breeder --role owner: either).
+${segmentHelp()}
 
-Operator roles: owner, editor, viewer. Sign-ups' roles: breeder, owner, club, enthusiast.
-Countries: ISO 3166-1 codes (GB, FR…). Languages: en, de,
-fr, es, it, pl: --locale picks the recipients who read one; --subject-de and --markdown-file-de (and
-so on) give the campaign in that language besides English, and each recipient gets their own
-language's words, else English. The running
-server sends campaign mails at MAIL_RATE_PER_SECOND; these commands queue and watch them.
+Operator roles: owner, editor, viewer.
+Languages: ${LOCALES.join(', ')}.
+--subject-de and --markdown-file-de (and so on) give the campaign in that language besides
+English; each recipient gets their own language's words, else English. The running server sends
+campaign mails at MAIL_RATE_PER_SECOND; these commands queue and watch them.
 
 DATE is an ISO 8601 date or moment, e.g. 2026-11-01 or 2026-11-01T12:00:00Z (UTC).
 The store comes from the environment, as for the server: DATABASE_URL, else SQLITE_PATH
@@ -121,22 +127,17 @@ export async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
+      // Every field of a campaign's segment, from its definition (contract/segment.ts); --since,
+      // --until and --role among them serve other commands too.
+      ...segmentFlags,
       help: { type: 'boolean', short: 'h' },
       format: { type: 'string' },
-      since: { type: 'string' },
       out: { type: 'string', short: 'o' },
       subject: { type: 'string' },
       'markdown-file': { type: 'string' },
-      role: { type: 'string', multiple: true },
-      country: { type: 'string', multiple: true },
-      breed: { type: 'string', multiple: true },
-      source: { type: 'string', multiple: true },
-      until: { type: 'string' },
-      'include-unconfirmed': { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       follow: { type: 'boolean' },
       set: { type: 'string' },
-      locale: { type: 'string', multiple: true },
       // A campaign's words in a language besides English: --subject-de, --markdown-file-de…
       ...Object.fromEntries(
         LOCALES.filter((locale) => locale !== DEFAULT_LOCALE).flatMap((locale) => [
@@ -144,10 +145,8 @@ export async function main(argv: string[]): Promise<number> {
           [`markdown-file-${locale}`, { type: 'string' as const }],
         ]),
       ),
-      'invited-at-least': { type: 'string' },
       before: { type: 'string' },
       limit: { type: 'string' },
-      'ready-countries': { type: 'boolean' },
       event: { type: 'string', multiple: true },
       description: { type: 'string' },
       'include-email': { type: 'boolean' },

@@ -2,7 +2,7 @@
 // who is counted, who is invited (confirmed only by default, unsubscribed never), a draft's preview
 // and test, a send that nobody gets twice however often it is pressed, pause and resume.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { CampaignProgress, Segments } from '../../contract/campaigns'
+import type { CampaignProgress, CampaignWritten, Segments } from '../../contract/campaigns'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { outboxSettled } from '../support/outbox'
@@ -108,6 +108,35 @@ describe.each(STORES)('campaigns on $kind', ({ kind, available }) => {
       expect(((await answer.json()) as { message: string }).message).toMatch(message)
     }
     expect(((await (await api('/campaigns')).json()) as unknown[]).length).toBe(before)
+  })
+
+  it.skipIf(!available)('refuses a date no calendar has and a free text with spaces at its ends, naming the field', async () => {
+    const before = ((await (await api('/campaigns')).json()) as unknown[]).length
+    const cases: [object, RegExp][] = [
+      [{ since: '2026-13-45' }, /segment\/since: not a date there is/],
+      [{ breeds: [' whippet'] }, /segment\/breeds\/0/],
+      [{ sources: ['news\nletter'] }, /segment\/sources\/0/],
+      [{ sides: ['stud', 'king'] }, /segment\/sides\/1/],
+      [{ readyBreeds: 'yes' }, /segment\/readyBreeds/],
+    ]
+    for (const [segment, message] of cases) {
+      const answer = await campaign(segment, false)
+      expect(answer.status, JSON.stringify(segment)).toBe(400)
+      expect(((await answer.json()) as { message: string }).message).toMatch(message)
+    }
+    expect(((await (await api('/campaigns')).json()) as unknown[]).length).toBe(before)
+  })
+
+  it.skipIf(!available)('saves a segment one way: choices in their order, nothing empty or off', async () => {
+    const made = (await (
+      await campaign(
+        { roles: ['owner', 'breeder'], countries: ['GB', 'FR'], sides: ['seeker', 'stud'], readyBreeds: false, locales: [] },
+        false,
+      )
+    ).json()) as { id: number }
+    const opened = (await (await api(`/campaigns/${made.id}/draft`)).json()) as CampaignWritten
+    expect(opened.segment).toEqual({ roles: ['breeder', 'owner'], countries: ['GB', 'FR'], sides: ['stud', 'seeker'] })
+    expect((await api(`/campaigns/${made.id}`, { method: 'DELETE' })).status).toBe(204)
   })
 
   it.skipIf(!available)(

@@ -1,6 +1,7 @@
 // The command line's launch-day commands against a real store of each kind, with a real server
 // process on the same database sending the mails to a real SMTP server: segments, campaign create
-// (and its dry run), send, status --follow to the end, pause, resume, list; bad input refused.
+// (and its dry run), send, status --follow to the end, pause, resume, list; a segment by every flag
+// its definition gives (contract/segment.ts), --help made from it; bad input refused.
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -13,13 +14,14 @@ import { startServer, type TestServer } from '../support/server'
 import { startSmtp, type TestSmtp } from '../support/smtp'
 import { STORES } from '../support/stores'
 import { profileOf, type TestProfile } from '../support/profile'
+import { SEGMENT } from '../../contract/segment'
 
 const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
 const run = promisify(execFile)
 
 const PEOPLE: [string, TestProfile | null, boolean][] = [
-  ['cli.breeder.gb@example.com', { role: 'breeder', breeds: ['Whippet'], country: 'GB' }, true],
-  ['cli.owner.gb@example.com', { role: 'owner', breeds: ['whippet'], country: 'GB' }, true],
+  ['cli.breeder.gb@example.com', { role: 'breeder', breeds: [{ name: 'Whippet', side: 'stud' }], country: 'GB' }, true],
+  ['cli.owner.gb@example.com', { role: 'owner', breeds: [{ name: 'whippet', side: 'seeker' }], country: 'GB' }, true],
   ['cli.breeder.de@example.com', { role: 'breeder', breeds: [], country: 'DE' }, true],
   ['cli.unconfirmed.gb@example.com', { role: 'breeder', breeds: [], country: 'GB' }, false],
 ]
@@ -110,6 +112,59 @@ describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }
     expect(dry.stdout).toContain('dry run: 1 recipient; nothing was saved')
     expect(dry.stdout).toContain('[See your page](http')
     expect((await cli('campaign', 'list')).stdout).toBe(before)
+  })
+
+  it.skipIf(!available)('picks recipients by side and by ready breeds, and saves that segment whole', async () => {
+    const base = ['campaign', 'create', '--subject', 'Whippet people', '--markdown-file', message]
+    const dry = async (...flags: string[]) => {
+      const answer = await cli(...base, ...flags, '--dry-run')
+      expect(answer.code, `${flags.join(' ')}: ${answer.stderr}`).toBe(0)
+      return /dry run: (\d+) recipient/.exec(answer.stdout)?.[1]
+    }
+    expect(await dry('--side', 'stud')).toBe('1')
+    expect(await dry('--side', 'seeker')).toBe('1')
+    expect(await dry('--side', 'stud', '--side', 'seeker')).toBe('2')
+    expect(await dry('--side', 'dam')).toBe('0')
+    // No breed is ready at the default targets; Whippet in GB is once one stud is enough.
+    expect(await dry('--ready-breeds')).toBe('0')
+    const targets = await server.app.store.breeds.targets()
+    await server.app.store.breeds.setTargets({ default: { studs: 1, dams: 0 }, breeds: {} })
+    try {
+      expect(await dry('--ready-breeds')).toBe('2')
+      expect(await dry('--ready-breeds', '--side', 'seeker')).toBe('1')
+      const created = await cli(...base, '--side', 'seeker', '--side', 'stud', '--ready-breeds', '--country', 'gb')
+      expect(created.stdout).toContain('a draft for 2 recipients')
+      const id = Number(/campaign (\d+):/.exec(created.stdout)?.[1])
+      // As the definition orders them, whatever the order typed.
+      expect((await server.app.store.campaigns.get(id))?.segment).toEqual({
+        countries: ['GB'],
+        sides: ['stud', 'seeker'],
+        readyBreeds: true,
+      })
+      expect(await server.app.store.campaigns.remove(id)).toBe('draft')
+    } finally {
+      await server.app.store.breeds.setTargets(targets)
+    }
+    expect(await cli(...base, '--side', 'king', '--dry-run')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--side: expected stud, dam or seeker, got "king"'),
+    })
+    expect(await cli(...base, '--since', '2026-11-01', '--until', '2026-10-01', '--dry-run')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--until: must come after --since'),
+    })
+    expect(await cli(...base, '--invited-at-least', 'many', '--dry-run')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--invited-at-least'),
+    })
+  })
+
+  it.skipIf(!available)('lists every segment flag in --help, no list broken across lines', async () => {
+    const { code, stdout } = await cli('--help')
+    expect(code).toBe(0)
+    for (const entry of Object.values(SEGMENT)) expect(stdout).toContain(`--${entry.flag}`)
+    // A line that ends in a comma is a list the layout broke in two.
+    expect(stdout.split('\n').filter((line) => /,\s*$/.test(line))).toEqual([])
   })
 
   it.skipIf(!available)('writes a campaign per language (English required), and picks recipients by language', async () => {

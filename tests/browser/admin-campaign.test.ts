@@ -102,7 +102,7 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     await page.getByLabel(copy.languageSubject(german)).fill(GERMAN_SUBJECT)
     await page.getByLabel(copy.languageMarkdown(german)).fill(GERMAN_MESSAGE)
     await page.getByRole('checkbox', { name: adminContent.roles.breeder }).check()
-    await page.getByLabel(copy.countries).fill('gb')
+    await page.getByLabel(copy.countries, { exact: true }).fill('gb')
     await page.getByRole('button', { name: copy.preview }).click()
     const draft = page.getByRole('region', { name: copy.recipients(3) })
     await draft.waitFor()
@@ -156,7 +156,7 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     const before = (await drafts()).length
     const page = await signIn('/campaigns')
     await page.getByLabel(copy.subject, { exact: true }).fill('Whippet breeders first')
-    await page.getByLabel(copy.breeds).fill('Whippet')
+    await page.getByLabel(copy.breeds, { exact: true }).fill('Whippet')
     await page.getByRole('button', { name: copy.preview }).click()
     await page.getByRole('region', { name: copy.recipients(3) }).waitFor()
     // A second preview with a narrower segment: the same draft, counted again.
@@ -183,7 +183,7 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     await later.getByRole('button', { name: copy.openLabel('Whippet breeders first') }).click()
     await later.getByRole('region', { name: copy.recipients(2) }).waitFor()
     expect(await later.getByLabel(copy.subject, { exact: true }).inputValue()).toBe('Whippet breeders first')
-    expect(await later.getByLabel(copy.breeds).inputValue()).toBe('Whippet')
+    expect(await later.getByLabel(copy.breeds, { exact: true }).inputValue()).toBe('Whippet')
     expect(await later.getByRole('checkbox', { name: adminContent.roles.breeder }).isChecked()).toBe(true)
     await later.getByLabel(copy.subject, { exact: true }).fill('Whippet breeders, first of all')
     await later.getByRole('button', { name: copy.preview }).click()
@@ -208,14 +208,14 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
       .getByText(/unknown placeholder \{\{name\}\}/)
       .waitFor()
     await page.getByLabel(copy.markdown).fill('Hello')
-    await page.getByLabel(copy.countries).fill('Narnia')
+    await page.getByLabel(copy.countries, { exact: true }).fill('Narnia')
     await page.getByRole('button', { name: copy.preview }).click()
     await page
       .getByRole('alert')
       .getByText(/segment\/countries\/0/)
       .waitFor()
     // A language with a subject and no message is named, not sent in English by surprise.
-    await page.getByLabel(copy.countries).fill('')
+    await page.getByLabel(copy.countries, { exact: true }).fill('')
     await page.getByText(copy.otherLanguages).click()
     await page.getByLabel(copy.languageSubject(adminContent.language('it'))).fill('Ciao')
     await page.getByRole('button', { name: copy.preview }).click()

@@ -5,9 +5,13 @@ import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
 import type { BreedTarget, SegmentSide } from '../../contract/breed-meters'
 import type { MailEventType, SuppressionReason } from '../../contract/mail-events'
 import { counted, recipients, withArticle } from '../../contract/counted'
+import { SEGMENT, SEGMENT_FIELDS, type SegmentField, type SegmentFieldName, type SegmentFieldOf } from '../../contract/segment'
 
 import type { OperatorRole } from '../../contract/team'
 import type { Role } from '../../contract/visitor'
+
+/** Each segment field's label, by its name. */
+const segmentLabels = Object.fromEntries(SEGMENT_FIELDS.map((name) => [name, SEGMENT[name].label])) as Record<SegmentFieldName, string>
 
 export const adminContent = {
   title: 'Waitlist',
@@ -386,7 +390,6 @@ export const adminContent = {
     otherLanguages: 'Other languages (optional: a recipient whose language is left empty gets the English)',
     languageSubject: (language: string) => `Subject (${language})`,
     languageMarkdown: (language: string) => `Message (Markdown, ${language})`,
-    locales: 'Languages (none ticked: every language)',
     previewLanguage: 'Preview in',
     markdownHint: 'Placeholders: {{my_page_url}} (each recipient’s own page), {{app_store_url}} (needs APP_STORE_URL).',
     defaultMarkdown:
@@ -395,15 +398,33 @@ export const adminContent = {
     defaultMarkdownWithoutStore:
       'Kennect is ready for you.\n\nYour page, where you can change what you told us or stop our e-mails: {{my_page_url}}\n',
     segment: 'Who gets it',
-    roles: 'Roles (none ticked: every role)',
-    countries: 'Countries (ISO codes, comma separated; empty: everywhere)',
-    breeds: 'Breeds (comma separated; empty: any)',
-    sources: 'Sources (comma separated; empty: any)',
-    since: 'Signed up from',
-    until: 'Signed up before',
-    includeUnconfirmed: 'Unconfirmed addresses too (stopped e-mails: never)',
-    invitedAtLeast: 'Whose invite links brought at least this many confirmed sign-ups (empty: anyone)',
-    readyCountries: 'Only countries whose launch meter is full (both targets met)',
+    // Each field's label by its name, from the fields' definition (contract/segment.ts), where the
+    // command line's help reads its words too.
+    ...segmentLabels,
+    /** A tick box's words: a value of a field with choices. */
+    option: <F extends SegmentFieldOf<'choice'>>(field: F, value: (typeof SEGMENT)[F]['of'][number]): string =>
+      (SEGMENT[field].labels as Readonly<Record<string, string>>)[value] ?? value,
+    /** Under a field: what it selects, and how to fill it in. */
+    hint: (field: SegmentField): string => {
+      const help = `${field.help.charAt(0).toUpperCase()}${field.help.slice(1)}.`
+      switch (field.kind) {
+        case 'choice':
+          return `${help} None ticked: any.`
+        case 'codes':
+          return `${help} ${field.codeName}s such as ${field.example}, separated by commas; empty: anywhere.`
+        case 'texts':
+          return `${help} One per line; empty: any.`
+        case 'moment':
+          return `${help} A date (2026-11-01), or a moment with its zone (2026-11-01T12:00:00Z); empty: any time.`
+        case 'number':
+          return `${help} Empty: anyone.`
+        case 'switch':
+          return help
+      }
+    },
+    /** An opened draft whose segment the form cannot show whole (saved before the form could). */
+    unshown: (labels: string[]) =>
+      `This draft’s segment says more than the form shows in: ${labels.join(', ')}. Count and preview saves what the form shows.`,
     preview: 'Count and preview',
     recipients: (n: number) => recipients(n),
     previewFrame: 'The campaign as a mail client shows it',

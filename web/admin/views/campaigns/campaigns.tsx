@@ -1,50 +1,20 @@
 // Campaigns for the team: compose for a segment, count and preview, test, send, and watch each
 // one's progress live. Composing and test sends need campaigns:write; sending, campaigns:send.
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
-import type { CampaignDraft, CampaignProgress, CampaignWritten, Localized, Segment } from '../../../../contract/campaigns'
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
+import type { CampaignDraft, CampaignProgress, CampaignWritten, Localized } from '../../../../contract/campaigns'
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../../../contract/locales'
-
-import { ROLES, type Role } from '../../../../contract/visitor'
+import type { SegmentFieldName } from '../../../../contract/segment'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
 import { type AdminApi, AdminApiError } from '../../api'
 import { adminContent } from '../../content'
 import { useLoaded } from '../../hooks'
 import { useAdmin } from '../../session'
+import { SegmentFields, segmentOf, unshownFields } from './segment-fields'
 
 const text = adminContent.campaigns
 /** How often campaigns are fetched again while one is sending. */
 const REFRESH_MS = 1500
-
-const split = (value: FormDataEntryValue | null) =>
-  String(value ?? '')
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-
-/** The segment the form describes; empty fields narrow nothing. */
-function segmentOf(form: FormData): Segment {
-  const segment: Segment = {}
-  const roles = form.getAll('role').map(String) as Role[]
-  const countries = split(form.get('countries')).map((code) => code.toUpperCase())
-  const breeds = split(form.get('breeds'))
-  const sources = split(form.get('sources'))
-  if (roles.length > 0) segment.roles = roles
-  if (countries.length > 0) segment.countries = countries as Segment['countries']
-  if (breeds.length > 0) segment.breeds = breeds
-  if (sources.length > 0) segment.sources = sources
-  const since = String(form.get('since') ?? '')
-  const until = String(form.get('until') ?? '')
-  if (since) segment.since = since
-  if (until) segment.until = until
-  if (form.get('includeUnconfirmed')) segment.includeUnconfirmed = true
-  const invited = String(form.get('invitedAtLeast') ?? '').trim()
-  if (invited !== '') segment.invitedAtLeast = Number(invited)
-  if (form.get('readyCountries')) segment.readyCountries = true
-  const locales = form.getAll('locale').map(String) as Locale[]
-  if (locales.length > 0) segment.locales = locales
-  return segment
-}
 
 /** A campaign's Markdown field, in English and in each other language. */
 const markdownBox =
@@ -152,6 +122,13 @@ export function CampaignsView() {
   const reload = useCallback(() => setVersion((v) => v + 1), [])
   const sending = campaigns.some((c) => c.status === 'sending')
   const segment = opened?.segment
+  // A draft is saved as the form shows it: if the form could not show its segment whole (one saved
+  // before the form had a field), say which fields, before a preview saves them as shown.
+  const composer = useRef<HTMLFormElement>(null)
+  const [unshown, setUnshown] = useState<SegmentFieldName[]>([])
+  useEffect(() => {
+    setUnshown(opened && composer.current ? unshownFields(opened.segment, new FormData(composer.current)) : [])
+  }, [opened, formVersion])
 
   // The list, again and again while a campaign is sending: the progress bars move live.
   useEffect(() => {
@@ -185,6 +162,7 @@ export function CampaignsView() {
       const campaign = { ...wordsOf(form), segment: segmentOf(form) }
       const made = editing === null ? await api.draft(campaign) : await api.updateDraft(editing, campaign)
       setEditing(made.id)
+      setUnshown([])
       setDraft({ ...made, subject })
       setShown(DEFAULT_LOCALE)
       reload()
@@ -266,7 +244,7 @@ export function CampaignsView() {
         {text.heading}
       </h2>
       {mayWrite ? (
-        <form key={formVersion} onSubmit={preview} className="mt-4 grid gap-4" aria-label={text.compose}>
+        <form key={formVersion} ref={composer} onSubmit={preview} className="mt-4 grid gap-4" aria-label={text.compose}>
           {editing !== null ? (
             <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-stone-100 px-4 py-2">
               <p className="text-sm font-medium text-stone-800">{text.editing(editing)}</p>
@@ -328,102 +306,12 @@ export function CampaignsView() {
               </fieldset>
             ))}
           </details>
-          <fieldset className="grid gap-3 rounded-xl border border-stone-200 p-4">
-            <legend className="px-1 text-sm font-semibold text-stone-700">{text.segment}</legend>
-            <fieldset>
-              <legend className="text-sm text-stone-700">{text.roles}</legend>
-              <div className="mt-1 flex flex-wrap gap-4">
-                {ROLES.map((role) => (
-                  <label key={role} className="flex items-center gap-2 text-stone-900">
-                    <input
-                      type="checkbox"
-                      name="role"
-                      value={role}
-                      defaultChecked={segment?.roles?.includes(role)}
-                      className="size-4 accent-brand-700"
-                    />
-                    {adminContent.roles[role]}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-            <div className="grid gap-3 sm:grid-cols-2">
-              {(
-                [
-                  ['countries', text.countries],
-                  ['breeds', text.breeds],
-                  ['sources', text.sources],
-                ] as const
-              ).map(([name, label]) => (
-                <div key={name}>
-                  <label htmlFor={`campaign-${name}`} className="block text-sm text-stone-700">
-                    {label}
-                  </label>
-                  <Input id={`campaign-${name}`} name={name} defaultValue={segment?.[name]?.join(', ')} className="mt-1" />
-                </div>
-              ))}
-              <div className="grid grid-cols-2 gap-3">
-                {(
-                  [
-                    ['since', text.since],
-                    ['until', text.until],
-                  ] as const
-                ).map(([name, label]) => (
-                  <div key={name}>
-                    <label htmlFor={`campaign-${name}`} className="block text-sm text-stone-700">
-                      {label}
-                    </label>
-                    <Input id={`campaign-${name}`} name={name} type="date" defaultValue={segment?.[name]?.slice(0, 10)} className="mt-1" />
-                  </div>
-                ))}
-              </div>
-            </div>
-            <div>
-              <label htmlFor="campaign-invitedAtLeast" className="block text-sm text-stone-700">
-                {text.invitedAtLeast}
-              </label>
-              <Input
-                id="campaign-invitedAtLeast"
-                name="invitedAtLeast"
-                type="number"
-                min={0}
-                step={1}
-                inputMode="numeric"
-                defaultValue={segment?.invitedAtLeast}
-                className="mt-1 w-32"
-              />
-            </div>
-            <fieldset>
-              <legend className="text-sm text-stone-700">{text.locales}</legend>
-              <div className="mt-1 flex flex-wrap gap-4">
-                {LOCALES.map((locale) => (
-                  <label key={locale} className="flex items-center gap-2 text-stone-900">
-                    <input
-                      type="checkbox"
-                      name="locale"
-                      value={locale}
-                      defaultChecked={segment?.locales?.includes(locale)}
-                      className="size-4 accent-brand-700"
-                    />
-                    {adminContent.language(locale)}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-            <label className="flex items-center gap-2 text-stone-900">
-              <input type="checkbox" name="readyCountries" defaultChecked={segment?.readyCountries} className="size-4 accent-brand-700" />
-              {text.readyCountries}
-            </label>
-            <label className="flex items-center gap-2 text-stone-900">
-              <input
-                type="checkbox"
-                name="includeUnconfirmed"
-                defaultChecked={segment?.includeUnconfirmed}
-                className="size-4 accent-brand-700"
-              />
-              {text.includeUnconfirmed}
-            </label>
-          </fieldset>
+          <SegmentFields segment={segment} />
+          {unshown.length > 0 ? (
+            <p role="status" className="text-sm font-medium text-amber-900">
+              {text.unshown(unshown.map((name) => text[name]))}
+            </p>
+          ) : null}
           <div>
             <Button type="submit">{text.preview}</Button>
           </div>
