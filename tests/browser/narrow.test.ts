@@ -1,24 +1,150 @@
-// Every language's page on a narrow phone: nothing wider than the screen (no sideways scrolling),
-// the header's way to the form and its language switcher in sight.
+// Every language's page on a narrow phone, down to 320 px: nothing wider than the screen (no
+// sideways scrolling), the header's way to the form and its language switcher in sight, and no
+// word cut: none past the screen's edge, clipped by its box or sticking out of it, none broken
+// over two lines but at a hyphen, and no select showing its chosen words cut short. The same for
+// the 404 page and the visitor's own page, and no word cut on wider screens either.
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { LOCALES, localePath } from '../../contract/locales'
+import { visitorContent } from '../../web/visitor/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
+import { joinWithLink } from '../support/page-links'
+
+/**
+ * Runs in the page: each piece of text a person sees whose words are cut, said in words ('"Geprüfte
+ * Gesundheitsnachweise" past the screen (101–334)'). Text inside a box of 1 px that clips it is
+ * for screen readers only (sr-only, the form's honeypot) and is left out. A word may go on to the
+ * next line only at a hyphen, a soft one (U+00AD) included. A select shows its chosen option cut
+ * when a copy of it holding only that option, as wide as it needs, is wider than it.
+ */
+function cutWords(): string[] {
+  const found: string[] = []
+  const screen = document.documentElement.clientWidth
+  const said = (node: Node) => `"${(node.textContent ?? '').trim().slice(0, 40)}"`
+  const range = document.createRange()
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement
+    if (!parent || !node.textContent?.trim() || !parent.checkVisibility({ visibilityProperty: true })) continue
+    range.selectNodeContents(node)
+    const lines = [...range.getClientRects()].filter((line) => line.width > 0)
+    const outside = (box: DOMRect) => lines.some((line) => line.left < box.left - 1 || line.right > box.right + 1)
+    const problems: string[] = []
+    let forScreenReaders = false
+    let ownBox = false
+    for (let element: Element | null = parent; element && element !== document.documentElement; element = element.parentElement) {
+      const style = getComputedStyle(element)
+      const box = element.getBoundingClientRect()
+      // The first box that is not a run of text: its words must stay inside it.
+      if (!ownBox && style.display !== 'inline' && style.display !== 'contents') {
+        ownBox = true
+        if (outside(box)) problems.push(`${said(node)} overflows its ${element.tagName.toLowerCase()}`)
+      }
+      if (style.overflowX !== 'visible') {
+        if (box.width <= 1 || box.height <= 1) forScreenReaders = true
+        else if (outside(box)) problems.push(`${said(node)} clipped by its ${element.tagName.toLowerCase()}`)
+      }
+    }
+    if (forScreenReaders) continue
+    found.push(...problems)
+    for (const line of lines)
+      if (line.left < -0.5 || line.right > screen + 0.5)
+        found.push(`${said(node)} past the screen (${Math.round(line.left)}–${Math.round(line.right)})`)
+    // A word goes on to the next line only after a hyphen, a soft one included (the hyphen the
+    // browser then draws is counted with the next letter: each letter's line is its last box's).
+    const text = node.textContent ?? ''
+    for (const word of text.matchAll(/\S{2,}/g)) {
+      let before: { at: number; top: number } | undefined
+      for (let at = word.index; at < word.index + word[0].length; at += 1) {
+        range.setStart(node, at)
+        range.setEnd(node, at + 1)
+        const glyph = [...range.getClientRects()].filter((part) => part.width > 0).at(-1)
+        if (!glyph) continue
+        if (
+          before &&
+          Math.abs(glyph.top - before.top) > glyph.height / 2 &&
+          !/[-\u00ad\u2010\u2013\u2014/]/.test(text.slice(before.at, at))
+        )
+          found.push(`"${word[0]}" broken over two lines`)
+        before = { at, top: glyph.top }
+      }
+    }
+  }
+  for (const select of document.querySelectorAll('select')) {
+    const chosen = select.selectedOptions[0]
+    if (!chosen || !select.checkVisibility()) continue
+    const needed = select.cloneNode(false) as HTMLSelectElement
+    needed.style.cssText = 'position:absolute;visibility:hidden;width:auto'
+    needed.append(chosen.cloneNode(true))
+    select.after(needed)
+    if (needed.offsetWidth > select.offsetWidth)
+      found.push(`"${chosen.text}" cut in its select (${needed.offsetWidth} > ${select.offsetWidth})`)
+    needed.remove()
+  }
+  return found
+}
+
+/** What a person sees cut on the page as it is now. */
+const cutOn = (page: Page) => page.evaluate(cutWords)
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth)
 
 describe.skipIf(!chromiumAvailable)('the page on a narrow phone', () => {
-  const suite = useServerAndBrowser()
+  const suite = useServerAndBrowser({ MAIL_RATE_PER_SECOND: '0' })
 
-  it.each(LOCALES.flatMap((locale) => [360, 390].map((width) => [locale, width] as const)))(
-    '%s at %i px scrolls only down',
+  it.each(LOCALES.flatMap((locale) => [320, 360, 390].map((width) => [locale, width] as const)))(
+    '%s at %i px scrolls only down and cuts no word',
     async (locale, width) => {
       const page = await suite.browser.newPage({ viewport: { width, height: 800 } })
       await page.goto(`${suite.server.url}${localePath(locale)}`)
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+      expect(await pageWidth(page)).toBeLessThanOrEqual(width)
       for (const item of await page.locator('header a, header summary').all()) {
         const box = await item.boundingBox()
         expect(box && box.x >= 0 && box.x + box.width <= width, await item.innerText()).toBe(true)
       }
+      expect(await cutOn(page)).toEqual([])
       await page.close()
     },
   )
+
+  it.each(LOCALES.flatMap((locale) => [768, 1024, 1280].map((width) => [locale, width] as const)))(
+    '%s at %i px cuts no word either',
+    async (locale, width) => {
+      const page = await suite.browser.newPage({ viewport: { width, height: 800 } })
+      await page.goto(`${suite.server.url}${localePath(locale)}`)
+      expect(await pageWidth(page)).toBeLessThanOrEqual(width)
+      expect(await cutOn(page)).toEqual([])
+      await page.close()
+    },
+  )
+
+  it.each(LOCALES)('shows the %s 404 page whole at 320 px', async (locale) => {
+    const page = await suite.browser.newPage({ viewport: { width: 320, height: 640 } })
+    const answer = await page.goto(`${suite.server.url}${localePath(locale)}no-such-page`)
+    expect(answer?.status()).toBe(404)
+    expect(await pageWidth(page)).toBeLessThanOrEqual(320)
+    expect(await cutOn(page)).toEqual([])
+    await page.close()
+  })
+
+  it.each(LOCALES)("shows the %s visitor's page whole at 320 px, each choice of what they bring readable", async (locale) => {
+    const { token } = await joinWithLink(suite.server, `narrow-${locale}@example.com`, { locale })
+    const words = visitorContent(locale).profile
+    const page = await suite.browser.newPage({ viewport: { width: 320, height: 640 } })
+    await page.goto(`${suite.server.url}/me/${token}`)
+    expect(await pageWidth(page)).toBeLessThanOrEqual(320)
+    expect(await cutOn(page)).toEqual([])
+    // Each side a breeder can choose, and each club, as the closed select then shows it.
+    const side = page.getByRole('combobox', { name: words.sideLabel(1) })
+    for (const value of await side.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))) {
+      await side.selectOption(value)
+      expect(await cutOn(page), value).toEqual([])
+    }
+    const club = page.getByRole('combobox', { name: words.club })
+    for (const value of await club.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))) {
+      await club.selectOption(value)
+      expect(await cutOn(page), value).toEqual([])
+    }
+    await page.close()
+  })
 })

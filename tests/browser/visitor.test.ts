@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
       .getByRole('checkbox', { name: copy.profile.testNames.eyes })
       .check()
     await page.getByRole('textbox', { name: copy.profile.otherTestsLabel(1) }).fill('EIC clear')
-    await page.getByRole('combobox', { name: copy.profile.club }).selectOption({ label: 'KC · United Kingdom' })
+    await page.getByRole('combobox', { name: copy.profile.club }).selectOption({ label: `KC · ${copy.profile.clubCountry('GB')}` })
     await page.getByRole('radio', { name: copy.profile.littersMore }).check()
     await page.getByRole('button', { name: copy.profile.save }).click()
     await page.waitForURL(/\?done=saved$/)
@@ -157,6 +157,61 @@ describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
     await page.goto(`${suite.server.url}/me/${'x'.repeat(43)}`)
     expect(await violations()).toEqual([])
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+    await page.context().close()
+  })
+
+  it("puts the chosen country's kennel club first as soon as the country is chosen, with JavaScript; without it once saved", async () => {
+    const link = await linkFor('clubs@example.com')
+    const club = (page: Page) => page.getByRole('combobox', { name: copy.profile.club })
+    const country = (page: Page) => page.getByRole('combobox', { name: copy.profile.country })
+    const clubs = (page: Page) =>
+      club(page)
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => o.textContent))
+    const [uk, germany, poland, italy] = [
+      `KC · ${copy.profile.clubCountry('GB')}`,
+      `VDH · ${copy.profile.clubCountry('DE')}`,
+      `ZKwP · ${copy.profile.clubCountry('PL')}`,
+      `ENCI · ${copy.profile.clubCountry('IT')}`,
+    ]
+    for (const javaScriptEnabled of [true, false]) {
+      const { page } = await visit(suite.browser, link, { javaScriptEnabled })
+      const before = await clubs(page)
+      expect(before.slice(0, 3)).toEqual([copy.profile.noClub, uk, germany])
+      await club(page).selectOption({ label: germany })
+      await country(page).selectOption({ label: 'Poland' })
+      if (javaScriptEnabled) {
+        // At once, and the club chosen stays chosen.
+        expect(await clubs(page)).toEqual([copy.profile.noClub, poland, ...before.slice(1).filter((name) => name !== poland)])
+        expect(await club(page).inputValue()).toBe('VDH')
+        await country(page).selectOption({ label: 'Italy' })
+        expect((await clubs(page))[1]).toBe(italy)
+        await country(page).selectOption({ label: copy.profile.noCountry })
+        expect(await clubs(page)).toEqual(before)
+      } else {
+        expect(await clubs(page)).toEqual(before)
+        await page.getByRole('button', { name: copy.profile.save }).click()
+        await page.waitForURL(/\?done=saved$/)
+        expect((await clubs(page))[1]).toBe(poland)
+        expect(await club(page).inputValue()).toBe('VDH')
+      }
+      await page.context().close()
+    }
+  })
+
+  it('draws its fields dark in the dark scheme, as the rest of the page', async () => {
+    const link = await linkFor('dark-fields@example.com')
+    const { page } = await visit(suite.browser, link, { colorScheme: 'dark' })
+    const look = (name: string, role: 'textbox' | 'combobox') =>
+      page.getByRole(role, { name, exact: true }).evaluate((field) => {
+        const style = getComputedStyle(field)
+        return { background: style.backgroundColor, text: style.color }
+      })
+    const select = await look(copy.profile.country, 'combobox')
+    expect(select.background).not.toBe('rgb(255, 255, 255)')
+    expect(await look(copy.profile.breedLabel(1), 'combobox')).toEqual(select) // a text field with suggestions
+    await page.getByText(copy.profile.tests).first().click()
+    expect(await look(copy.profile.otherTestsLabel(1), 'textbox')).toEqual(select)
     await page.context().close()
   })
 

@@ -2,12 +2,16 @@ import type { Card } from '../content'
 import { cn } from '../lib/cn'
 import { Icon } from './icons'
 
-/** A card of the grids: an icon, a title and one or two sentences; icon beside the text on phones. */
+/**
+ * A card of the grids: an icon, a title and one or two sentences; icon beside the text on phones.
+ * A word longer than its line breaks rather than widen the card past a 320 px screen; the copy
+ * marks where its long compounds may (a soft hyphen: "Gesundheits\u00adnachweise").
+ */
 export function IconCard({ card, muted = false, className }: { card: Card; muted?: boolean; className?: string }) {
   return (
     <li
       className={cn(
-        'flex gap-4 rounded-2xl border border-stone-200 dark:border-stone-800 p-5 shadow-sm sm:block sm:p-6',
+        'flex gap-4 rounded-2xl border border-stone-200 dark:border-stone-800 p-5 shadow-sm wrap-anywhere sm:block sm:p-6',
         muted ? 'bg-stone-50 dark:bg-stone-900' : 'bg-white dark:bg-stone-900',
         className,
       )}

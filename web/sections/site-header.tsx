@@ -24,9 +24,11 @@ export function SiteHeader({ content, waitlistId }: { content: Content['header']
           </span>
           {content.brand}
         </a>
+        {/* On a 320 px phone a long label ("Join the waitlist") takes two lines rather than push the
+            language switcher off the screen. */}
         <a
           href={`#${waitlistId}`}
-          className="inline-flex h-9 items-center rounded-lg bg-brand-700 px-3 text-sm font-semibold whitespace-nowrap text-white sm:px-4 hover:bg-brand-800 focus-visible:ring-4 focus-visible:ring-brand-300 focus-visible:outline-none"
+          className="inline-flex h-9 items-center rounded-lg bg-brand-700 px-3 text-center text-sm leading-tight font-semibold text-white sm:px-4 hover:bg-brand-800 focus-visible:ring-4 focus-visible:ring-brand-300 focus-visible:outline-none"
         >
           {content.join}
         </a>

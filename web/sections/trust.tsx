@@ -2,6 +2,10 @@ import { IconCard } from '../components/icon-card'
 import { SectionHeading } from '../components/section-heading'
 import { StarRating } from '../components/star-rating'
 import type { Content } from '../content'
+import { cn } from '../lib/cn'
+
+/** A claim's columns: a third of the row for the first three on wide screens, half for the rest; the last across on tablets. */
+const spans = (i: number, count: number) => (i < 3 ? 'lg:col-span-2' : cn('lg:col-span-3', i === count - 1 && 'sm:col-span-2'))
 
 /**
  * The five trust claims, then the testimonial as a wide card under them: on wide screens three
@@ -16,12 +20,12 @@ export function Trust({ content }: { content: Content['trust'] }) {
       <div className="mx-auto max-w-6xl px-5 sm:px-8">
         <SectionHeading id={headingId} heading={content.heading} tagline={content.tagline} lead={content.lead} />
         <div className="mt-14 grid gap-4 sm:grid-cols-2 sm:gap-5 lg:grid-cols-6">
-          <ul className="contents sm:[&>li:last-child]:col-span-2 lg:[&>li]:col-span-2 lg:[&>li:nth-child(n+4)]:col-span-3">
-            {content.items.map((card) => (
-              <IconCard key={card.title} card={card} />
+          <ul className="contents">
+            {content.items.map((card, i) => (
+              <IconCard key={card.title} card={card} className={spans(i, content.items.length)} />
             ))}
           </ul>
-          <figure className="flex flex-col gap-5 rounded-2xl bg-stone-900 p-6 text-white shadow-xl ring-1 ring-white/10 sm:col-span-2 sm:p-8 lg:col-span-6 lg:flex-row lg:items-center lg:gap-12">
+          <figure className="flex flex-col gap-5 rounded-2xl bg-stone-900 p-6 text-white shadow-xl wrap-anywhere ring-1 ring-white/10 sm:col-span-2 sm:p-8 lg:col-span-6 lg:flex-row lg:items-center lg:gap-12">
             <div className="lg:flex-1">
               <StarRating rating={testimonial.rating} label={testimonial.ratingLabel} />
               <blockquote className="mt-4 text-lg leading-relaxed text-pretty lg:text-xl">“{testimonial.quote}”</blockquote>

@@ -1,5 +1,6 @@
 // Every word of the visitor's own page (/me/<token>), in the sign-up's language, from the
 // catalogue (locales/). The page is layout only. Used by the server's render module, never in a browser.
+import type { CountryCode } from '../../contract/countries'
 import type { CountryMeter } from '../../contract/growth'
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
 import { type BreedTarget, PUBLIC_BREED_MIN } from '../../contract/breed-meters'
@@ -23,6 +24,7 @@ const GONE: VisitorGone[] = ['not-found', 'deleted']
 export function visitorContent(locale: Locale) {
   const t = translator(locale, { product: site.productName })
   const number = new Intl.NumberFormat(locale)
+  const shortRegion = new Intl.DisplayNames([locale], { type: 'region', style: 'short' })
   return {
     locale,
     title: t('visitor.title'),
@@ -108,6 +110,8 @@ export function visitorContent(locale: Locale) {
       otherTests: t('visitor.profile.otherTests'),
       otherTestsLabel: (n: number) => t('visitor.profile.otherTestsLabel', { n }),
       club: t('visitor.profile.club'),
+      /** A club's country, short where the language has a short name ("UK"): the club's option fits a 320 px phone. */
+      clubCountry: (code: CountryCode) => shortRegion.of(code) ?? code,
       noClub: t('visitor.profile.noClub'),
       otherClub: t('visitor.profile.otherClub'),
       litters: t('visitor.profile.litters'),

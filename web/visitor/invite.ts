@@ -1,5 +1,12 @@
-// The visitor's page's only script: Copy and Share for the invite link, shown where the browser can
-// do them. Without it the link is selectable text and the e-mail and WhatsApp links still work.
+// The visitor's page's only script (scripts/build.mjs builds it from this file): Copy and Share for
+// the invite link, shown where the browser can do them, and the kennel clubs following the country
+// chosen (./clubs.ts). Without it the link is selectable text, the e-mail and WhatsApp links still
+// work, and the clubs follow the country once the profile is saved.
+import { followCountry } from './clubs'
+
+const country = document.getElementById('country')
+const clubs = document.getElementById('club')
+if (country instanceof HTMLSelectElement && clubs instanceof HTMLSelectElement) followCountry(country, clubs)
 
 const announcer = document.getElementById('invite-status')
 
@@ -25,5 +32,3 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-s
     navigator.share({ url, title, text }).catch(() => undefined)
   })
 }
-
-export {}

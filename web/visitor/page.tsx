@@ -10,7 +10,6 @@ import type { Locale } from '../../contract/locales'
 import {
   COUNTRY_CLUB,
   healthTestsFor,
-  KENNEL_CLUBS,
   type KennelClub,
   LITTER_CHOICES,
   MAX_BREED_LENGTH,
@@ -26,6 +25,7 @@ import {
 import { Button, buttonVariants } from '../components/ui/button'
 import { Input } from '../components/ui/input'
 import { cn } from '../lib/cn'
+import { clubsFor } from './clubs'
 import type { VisitorContent } from './content'
 
 export interface Choices {
@@ -37,18 +37,19 @@ export interface Choices {
   languages: readonly { locale: Locale; name: string }[]
 }
 
+/** The page's frame. On a 320 px phone its margins and the cards' padding leave the side's and the club's selects room for their longest option. */
 function Frame({ brand, children }: { brand: string; children: ReactNode }) {
   return (
     <div className="min-h-screen bg-stone-50 dark:bg-stone-950">
       <header className="bg-stone-950 text-white">
-        <div className="mx-auto flex max-w-2xl items-center gap-2 px-5 py-6 text-xl font-bold sm:px-8">
+        <div className="mx-auto flex max-w-2xl items-center gap-2 px-4 py-6 text-xl font-bold sm:px-8">
           <span className="grid size-9 place-items-center rounded-xl bg-brand-600">
             <SvgIcon icon={PawPrint} className="size-5" />
           </span>
           {brand}
         </div>
       </header>
-      <main className="mx-auto max-w-2xl px-5 pt-8 pb-16 sm:px-8">{children}</main>
+      <main className="mx-auto max-w-2xl px-4 pt-8 pb-16 sm:px-8">{children}</main>
     </div>
   )
 }
@@ -59,7 +60,7 @@ function Card({ id, heading, children }: { id: string; heading: string; children
     <section
       id={id}
       aria-labelledby={headingId}
-      className="mt-6 rounded-2xl border border-stone-200 bg-white p-6 shadow-sm dark:border-stone-800 dark:bg-stone-900"
+      className="mt-6 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:p-6 dark:border-stone-800 dark:bg-stone-900"
     >
       <h2 id={headingId} className="text-xl font-semibold text-stone-900 dark:text-stone-50">
         {heading}
@@ -71,22 +72,22 @@ function Card({ id, heading, children }: { id: string; heading: string; children
 
 const text = 'mt-2 text-stone-700 dark:text-stone-300'
 const label = 'block font-medium text-stone-900 dark:text-stone-50'
-const selectClass =
-  'mt-2 h-12 w-full rounded-xl border border-stone-300 bg-white px-3 text-base text-stone-900 focus-visible:border-brand-600 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none dark:border-stone-600 dark:bg-stone-950 dark:text-stone-50'
+/** A field's label in a breed's row, above it. */
+const rowLabel = 'block text-sm font-medium text-stone-800 dark:text-stone-200'
+/** A field in the dark scheme, as the page around it (the shared Input is drawn for light pages). */
+const darkField = 'dark:border-stone-600 dark:bg-stone-950 dark:text-stone-50'
+/** A select, its margin left to where it stands. */
+const selectClass = cn(
+  'h-12 w-full rounded-xl border border-stone-300 bg-white px-3 text-base text-stone-900 focus-visible:border-brand-600 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none',
+  darkField,
+)
 const choiceClass =
   'flex items-center gap-3 rounded-xl border border-stone-300 px-4 py-3 text-stone-900 has-checked:border-brand-700 has-checked:bg-brand-50 dark:border-stone-600 dark:text-stone-50 dark:has-checked:border-brand-400 dark:has-checked:bg-brand-950'
 
-/** The clubs offered, the visitor's country's own first. */
-function clubsFor(country: CountryCode | null): KennelClub[] {
-  const own = country ? COUNTRY_CLUB[country] : undefined
-  return own ? [own, ...KENNEL_CLUBS.filter((club) => club !== own)] : [...KENNEL_CLUBS]
-}
-
-/** A club by its initials and its country's name in the page's language ("VDH · Deutschland"). */
-function clubName(club: KennelClub, choices: Choices): string {
+/** A club by its initials and its country's short name in the page's language ("VDH · Deutschland", "KC · UK"). */
+function clubName(club: KennelClub, content: VisitorContent): string {
   const country = (Object.entries(COUNTRY_CLUB) as [CountryCode, KennelClub][]).find(([, own]) => own === club)?.[0]
-  const name = country ? choices.countries.find((c) => c.code === country)?.name : undefined
-  return name ? `${club} · ${name}` : club
+  return country ? `${club} · ${content.profile.clubCountry(country)}` : club
 }
 
 /** One breed: its name, what the visitor brings of it, and (folded) the health tests done. */
@@ -97,7 +98,7 @@ function BreedRow({ n, breed, content }: { n: number; breed: ProfileBreed | null
   return (
     <li className="grid gap-3 rounded-xl border border-stone-200 p-3 sm:grid-cols-2 dark:border-stone-700">
       <div>
-        <label htmlFor={`breed-${n}`} className="sr-only">
+        <label htmlFor={`breed-${n}`} className={rowLabel}>
           {copy.breedLabel(n)}
         </label>
         <Input
@@ -108,17 +109,23 @@ function BreedRow({ n, breed, content }: { n: number; breed: ProfileBreed | null
           maxLength={MAX_BREED_LENGTH}
           autoComplete="off"
           aria-describedby="breeds-hint"
-          placeholder={copy.breedLabel(n)}
+          className={cn('mt-1', darkField)}
         />
       </div>
       <div>
-        <label htmlFor={`side-${n}`} className="sr-only">
-          {copy.sideLabel(n)}
+        {/* The question above the select, not in its option: the option alone fits a 320 px
+            phone in every language. The name says which breed ("Breed 1: what I bring"). */}
+        <label htmlFor={`side-${n}`} className={rowLabel}>
+          {copy.side}
         </label>
-        <select id={`side-${n}`} name={`side-${n}`} defaultValue={breed?.side ?? ''} className={cn(selectClass, 'mt-0')}>
-          <option value="">
-            {copy.side}: {copy.noSide}
-          </option>
+        <select
+          id={`side-${n}`}
+          name={`side-${n}`}
+          aria-label={copy.sideLabel(n)}
+          defaultValue={breed?.side ?? ''}
+          className={cn(selectClass, 'mt-1')}
+        >
+          <option value="">{copy.noSide}</option>
           {SIDES.map((side) => (
             <option key={side} value={side}>
               {copy.sides[side]}
@@ -153,7 +160,7 @@ function BreedRow({ n, breed, content }: { n: number; breed: ProfileBreed | null
             defaultValue={breed?.otherTests ?? ''}
             maxLength={MAX_OTHER_TESTS_LENGTH}
             aria-label={copy.otherTestsLabel(n)}
-            className="mt-1"
+            className={cn('mt-1', darkField)}
           />
         </fieldset>
       </details>
@@ -254,7 +261,7 @@ export function VisitorPage({
             <label htmlFor="country" className={label}>
               {content.profile.country}
             </label>
-            <select id="country" name="country" defaultValue={profile.country ?? ''} className={selectClass}>
+            <select id="country" name="country" defaultValue={profile.country ?? ''} className={cn(selectClass, 'mt-2')}>
               <option value="">{content.profile.noCountry}</option>
               {choices.countries.map(({ code, name }) => (
                 <option key={code} value={code}>
@@ -267,11 +274,11 @@ export function VisitorPage({
             <label htmlFor="club" className={label}>
               {content.profile.club}
             </label>
-            <select id="club" name="club" defaultValue={profile.club ?? ''} className={selectClass}>
+            <select id="club" name="club" defaultValue={profile.club ?? ''} className={cn(selectClass, 'mt-2')}>
               <option value="">{content.profile.noClub}</option>
               {clubsFor(profile.country).map((club) => (
                 <option key={club} value={club}>
-                  {club === 'other' ? content.profile.otherClub : clubName(club, choices)}
+                  {club === 'other' ? content.profile.otherClub : clubName(club, content)}
                 </option>
               ))}
             </select>

@@ -1,6 +1,6 @@
 // The mail side for the team: the outbox by state, followed live, and, without SMTP, the local
 // mailbox with a preview of each mail as a client shows it (links open in a new tab).
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { type LocalMailPreview, MAIL_STATES, type MailOverview } from '../../../../contract/admin-api'
 import { Button } from '../../../components/ui/button'
 import { adminContent } from '../../content'
@@ -17,6 +17,18 @@ export function MailView() {
   const { api, onFailure } = useAdmin()
   const [overview, setOverview] = useState<MailOverview | null>(null)
   const [preview, setPreview] = useState<LocalMailPreview | null>(null)
+  const region = useRef<HTMLDivElement>(null)
+  /** The Preview button pressed last: the focus goes back to it when the preview closes. */
+  const opener = useRef<HTMLButtonElement | null>(null)
+
+  // The preview is drawn under the list, out of sight below a long one: bring it into view and give
+  // it the focus, so a keyboard or a screen reader carries on there. The scroll is smooth, or
+  // instant under prefers-reduced-motion (web/theme.css sets the page's scroll-behavior).
+  useEffect(() => {
+    if (!preview) return
+    region.current?.focus({ preventScroll: true })
+    region.current?.scrollIntoView({ block: 'start' })
+  }, [preview])
 
   useEffect(() => {
     let current = true
@@ -33,12 +45,18 @@ export function MailView() {
     }
   }, [api, onFailure])
 
-  async function open(name: string) {
+  async function open(name: string, button: HTMLButtonElement) {
+    opener.current = button
     try {
       setPreview(await api.localMail(name))
     } catch (failure) {
       onFailure(failure)
     }
+  }
+
+  function close() {
+    setPreview(null)
+    if (opener.current?.isConnected) opener.current.focus()
   }
 
   return (
@@ -68,7 +86,12 @@ export function MailView() {
                     {mail.to} · {mail.date.replace('T', ' ').slice(0, 19)}
                   </span>
                 </span>
-                <Button variant="outline" size="sm" aria-label={copy.previewLabel(mail.subject)} onClick={() => void open(mail.name)}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  aria-label={copy.previewLabel(mail.subject)}
+                  onClick={(event) => void open(mail.name, event.currentTarget)}
+                >
                   {copy.preview}
                 </Button>
               </li>
@@ -77,7 +100,13 @@ export function MailView() {
         </>
       ) : null}
       {preview ? (
-        <div role="region" aria-label={copy.previewLabel(preview.subject)} className="mt-5 rounded-xl border border-stone-200 p-4">
+        <div
+          ref={region}
+          role="region"
+          tabIndex={-1}
+          aria-label={copy.previewLabel(preview.subject)}
+          className="mt-5 scroll-mt-4 rounded-xl border border-stone-200 p-4 focus:outline-none"
+        >
           <div className="flex flex-wrap items-start justify-between gap-3">
             <dl className="min-w-0 text-sm">
               <div className="font-semibold break-words text-stone-900">{preview.subject}</div>
@@ -90,7 +119,7 @@ export function MailView() {
                 <dd className="inline">{preview.date.replace('T', ' ').slice(0, 19)}</dd>
               </div>
             </dl>
-            <Button variant="outline" size="sm" onClick={() => setPreview(null)}>
+            <Button variant="outline" size="sm" onClick={close}>
               {copy.close}
             </Button>
           </div>
