@@ -19,6 +19,13 @@ export interface Suppression {
   at: string
 }
 
+/** How long a mail event's source may be (its column). */
+export const MAIL_EVENT_SOURCE_MAX_LENGTH = 40
+/** POST /admin/api/mail/events keeps its `source` under this prefix, apart from the providers' own… */
+export const API_SOURCE_PREFIX = 'api:'
+/** …so the source it takes is at most this long (36). */
+export const API_SOURCE_MAX_LENGTH = MAIL_EVENT_SOURCE_MAX_LENGTH - API_SOURCE_PREFIX.length
+
 /** POST /admin/api/mail/events: a bounce or complaint from a source of the team's own. */
 export interface MailEventReport {
   email?: string

@@ -4,6 +4,18 @@ import { announceSetup } from './team/setup-link.js'
 import { ConfigError, loadConfig } from './config.js'
 import { listenFailure, StartupError } from './startup-error.js'
 
+// The server prints its own lines only. At the first passkey registration @simplewebauthn/server
+// asks Web Crypto whether it can verify ML-DSA (SubtleCrypto.supports), and Node 24 answers with two
+// ExperimentalWarning lines of its own (Node 26 with none): those two are dropped, and every other
+// warning is printed by Node's own printer, as it would be.
+const WEB_CRYPTO_PROBE = /^The (supports Web Crypto API method|ML-DSA-\d+ Web Crypto API algorithm) is an experimental feature/
+const printWarning = process.listeners('warning')
+process.removeAllListeners('warning')
+process.on('warning', (warning) => {
+  if (warning.name === 'ExperimentalWarning' && WEB_CRYPTO_PROBE.test(warning.message)) return
+  for (const print of printWarning) print(warning)
+})
+
 async function main() {
   let config
   try {

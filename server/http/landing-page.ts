@@ -174,7 +174,13 @@ export async function landingPage(app: FastifyInstance, { pages, built }: { page
     }
     app.get(path, send)
     app.get(`${path}index.html`, send)
-    // `/de` is the German page too: one address for it, with the slash.
-    if (path !== '/') app.get(path.slice(0, -1), (_request, reply) => reply.redirect(path, 301))
+    // `/de` is the German page too: one address for it, with the slash. The query goes along: an
+    // invite link or a campaign's address typed without the slash keeps its invite and utm_*.
+    if (path !== '/')
+      app.get(path.slice(0, -1), (request, reply) => {
+        const at = request.url.indexOf('?')
+        const query = at === -1 ? '' : request.url.slice(at + 1)
+        return reply.redirect(query ? `${path}?${query}` : path, 301)
+      })
   }
 }

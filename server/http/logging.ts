@@ -1,6 +1,7 @@
 // The server's logs: JSON lines (pino), one per request, with its id, method, path and status.
 // No IP address, no header or query value, no body, no route parameter but ids; a secret, an e-mail
-// or IP address typed into an unknown path or a parameter's name is redacted (redact.ts).
+// or IP address typed into an unknown path or a parameter's name is redacted (redact.ts), whatever
+// punctuation stands around it.
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import pino from 'pino'
 import type { Config } from '../config.js'

@@ -30,24 +30,31 @@ export function redactPersonal(text: string): string {
 /** A visitor's page token is the key to their data: `/me/<token>/…` is logged as `/me/[token]/…`. */
 const TOKEN_IN_PATH = new RegExp(`^${VISITOR_PATH}/(?!deleted(?:/|$))[^/]+`)
 
+/** The characters of a token (base64url). */
+const TOKEN_CHARS = 'A-Za-z0-9_-'
 /**
- * A segment that may be a secret (a token is 43 characters of base64url): 20 or more characters of
- * that alphabet with a digit, an underscore or a capital in them. Words joined by hyphens, hashed
- * asset names (they have a dot) and ids stay.
+ * A word that may be a secret (a token is 43 characters of base64url): a run of 20 or more
+ * characters of that alphabet with a digit, an underscore or a capital in it, whatever stands
+ * around it. A link pasted into a sentence arrives with its full stop or bracket (`<token>.`,
+ * `<token>)`), or with an extension a mail client added (`<token>.html`): the word is hidden all
+ * the same. Words joined by hyphens (no digit or capital), hashed asset names (the hash is short)
+ * and ids stay.
  */
-const SECRET_WORD = '(?=[^/]*[0-9A-Z_])[A-Za-z0-9_-]{20,}'
-const SECRET_SEGMENT = new RegExp(`(?<=/)${SECRET_WORD}(?=/|$)`, 'g')
-const SECRET_NAME = new RegExp(`^${SECRET_WORD}$`)
+const SECRET_WORD = new RegExp(`(?<![${TOKEN_CHARS}])(?=[${TOKEN_CHARS}]*[0-9A-Z_])[${TOKEN_CHARS}]{20,}(?![${TOKEN_CHARS}])`, 'g')
+
+/** The text with every token-shaped word replaced by `[secret]`. */
+function redactSecrets(text: string): string {
+  return text.replace(SECRET_WORD, '[secret]')
+}
 
 /** A path no route matched, as it may be logged: no page token or secret, no e-mail or IP address. */
 export function redactPath(path: string): string {
-  return redactPersonal(path.replace(TOKEN_IN_PATH, `${VISITOR_PATH}/[token]`)).replace(SECRET_SEGMENT, '[secret]')
+  return redactSecrets(redactPersonal(path.replace(TOKEN_IN_PATH, `${VISITOR_PATH}/[token]`)))
 }
 
 /** A query parameter's name as it may be logged (its value never is). */
 export function redactName(name: string): string {
-  const personal = redactPersonal(name)
-  return SECRET_NAME.test(personal) ? '[secret]' : personal
+  return redactSecrets(redactPersonal(name))
 }
 
 /**

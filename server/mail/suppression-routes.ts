@@ -2,7 +2,13 @@
 // under /admin/api: a report from any source of the team's own, and the list to read, search, add
 // to, lift from and download. Editors and owners change it; each change is in the audit log.
 import type { FastifyInstance } from 'fastify'
-import { MAIL_EVENT_TYPES, type MailEventReport, type Suppression } from '../../contract/mail-events.js'
+import {
+  API_SOURCE_MAX_LENGTH,
+  API_SOURCE_PREFIX,
+  MAIL_EVENT_TYPES,
+  type MailEventReport,
+  type Suppression,
+} from '../../contract/mail-events.js'
 import { HttpError } from '../http/errors.js'
 import { csvCell } from '../operators/csv.js'
 import { auditOf } from '../team/auth.js'
@@ -27,7 +33,8 @@ export async function suppressionRoutes(app: FastifyInstance) {
             email: { type: 'string', maxLength: 320 },
             messageId: { type: 'string', maxLength: 400 },
             type: { type: 'string', enum: [...MAIL_EVENT_TYPES] },
-            source: { type: 'string', minLength: 1, maxLength: 40 },
+            // Kept with its prefix in a column of 40: a longer one is a 400 here, not the column's 500.
+            source: { type: 'string', minLength: 1, maxLength: API_SOURCE_MAX_LENGTH },
             eventId: { type: 'string', minLength: 1, maxLength: 200 },
           },
         },
@@ -46,8 +53,8 @@ export async function suppressionRoutes(app: FastifyInstance) {
         email: report.email ?? null,
         messageKey,
         type: report.type,
-        source: `api:${report.source}`,
-        eventId: report.eventId === undefined ? null : `api:${report.source}:${report.eventId}`,
+        source: `${API_SOURCE_PREFIX}${report.source}`,
+        eventId: report.eventId === undefined ? null : `${API_SOURCE_PREFIX}${report.source}:${report.eventId}`,
       })
       if (!outcome.found) throw new HttpError(404, 'not_found', 'messageId: no mail of ours has it')
       request.log.info({ type: report.type, recorded: outcome.recorded, suppressed: outcome.suppressed }, 'mail event reported')

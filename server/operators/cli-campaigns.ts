@@ -20,7 +20,7 @@ import type { Config } from '../config.js'
 import { campaignWords, renderCampaign } from '../mail/campaign.js'
 import { mailCopy } from '../mail/content.js'
 import type { WaitlistStore } from '../store/index.js'
-import { recipients as audience } from '../../contract/counted.js'
+import { counted, recipients as audience } from '../../contract/counted.js'
 
 /** A field's option for parseArgs: a list's flag is given once per value, a switch takes none. */
 type FlagOf<F> = F extends { kind: 'switch' }
@@ -249,7 +249,7 @@ export async function runCampaign(
       if (!sent) throw new UsageError(`campaign send: there is no campaign ${id}`)
       io.out(
         sent.queued > 0
-          ? `campaign ${id}: ${count(sent.queued)} mails queued; the running server sends them at MAIL_RATE_PER_SECOND\nfollow with: npm run -s waitlist -- campaign status ${id} --follow\n`
+          ? `campaign ${id}: ${counted(sent.queued, 'mail', 'mails')} queued; the running server sends them at MAIL_RATE_PER_SECOND\nfollow with: npm run -s waitlist -- campaign status ${id} --follow\n`
           : `campaign ${id}: already sent to ${audience(sent.recipients)}; nobody was queued twice\n`,
       )
       return 0

@@ -1,8 +1,11 @@
 // The README's https proxy, run here (issue 30, item 15): nginx with docs/operating/nginx.conf as
 // written (only its addresses, ports and certificate swapped for the test's) in front of the
 // server, with a certificate of the test's own. Through it: the page names its https address,
-// the security headers arrive, plain http is sent to https, and a sign-up is taken. Skipped where nginx is not installed (.ci/run installs it).
+// the security headers arrive, plain http is sent to https, a sign-up is taken, and a mail
+// provider's big batch of bounces arrives whole. Skipped where nginx is not installed (.ci/run installs it).
+import Database from 'better-sqlite3'
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { createSign, generateKeyPairSync } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
@@ -14,6 +17,10 @@ import { type ServerProcess, spawnServer } from '../support/process'
 import { tempSqlitePath } from '../support/server'
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path))
+
+/** SendGrid's key pair: the public half as SendGrid shows it (base64 of its DER form). */
+const sendgrid = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+const SENDGRID_KEY = sendgrid.publicKey.export({ format: 'der', type: 'spki' }).toString('base64')
 
 interface Answer {
   status: number
@@ -50,7 +57,12 @@ describe.skipIf(!NGINX)('behind the README’s nginx, over https', () => {
     const tlsPort = await freePort()
     plainPort = await freePort()
     origin = `https://localhost:${tlsPort}`
-    server = await spawnServer({ SQLITE_PATH: db.path, SITE_URL: origin, TRUST_PROXY: 'loopback' })
+    server = await spawnServer({
+      SQLITE_PATH: db.path,
+      SITE_URL: origin,
+      TRUST_PROXY: 'loopback',
+      SENDGRID_WEBHOOK_PUBLIC_KEY: SENDGRID_KEY,
+    })
     const upstream = new URL(server.url).host
     // The README's file, its addresses swapped for the test's.
     const site = readFileSync('docs/operating/nginx.conf', 'utf8')
@@ -132,4 +144,42 @@ describe.skipIf(!NGINX)('behind the README’s nginx, over https', () => {
     const stored = spawnSync(process.execPath, ['scripts/waitlist.mjs', 'count'], { env: { PATH: process.env.PATH, SQLITE_PATH: db.path } })
     expect(stored.stdout.toString().trim()).toBe('1')
   })
+
+  // Issue 39, item 5: the file's 64 KB limit answered 413 to a signed 110 KB batch the server takes.
+  it('passes a mail provider’s big batch on whole: a signed 700 KB SendGrid batch is taken and its events recorded', async () => {
+    // A send's deferrals, as SendGrid batches them (up to 768 KB).
+    const events = Array.from({ length: 1800 }, (_, i) => ({
+      email: `reader${i}@example.com`,
+      timestamp: 1795000000 + i,
+      'smtp-id': `<14c5d75ce93.dfd.64b469.filter0001.16648.${i}@ismtpd-555>`,
+      event: 'deferred',
+      category: 'launch',
+      sg_event_id: `sg-deferred-${i}`,
+      sg_message_id: `14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.${i}`,
+      attempt: '2',
+      response: '451 4.7.1 Greylisted, please try again in 300 seconds; see https://mail.example/greylisting for more',
+    }))
+    const body = JSON.stringify(events)
+    expect(Buffer.byteLength(body)).toBeGreaterThan(700 * 1024)
+    expect(Buffer.byteLength(body)).toBeLessThan(768 * 1024)
+    const timestamp = String(Math.floor(Date.now() / 1000))
+    const signature = createSign('sha256')
+      .update(timestamp + body)
+      .sign(sendgrid.privateKey, 'base64')
+    const answer = await fetchTls('/hooks/mail/sendgrid', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-twilio-email-event-webhook-signature': signature,
+        'x-twilio-email-event-webhook-timestamp': timestamp,
+      },
+      body,
+    })
+    expect(answer.status, answer.body.slice(0, 200)).toBe(200)
+    expect(JSON.parse(answer.body)).toEqual({ recorded: events.length })
+    const stored = new Database(db.path, { readonly: true })
+    const recorded = stored.prepare("SELECT count(*) FROM mail_events WHERE source = 'sendgrid' AND type = 'soft-bounce'").pluck().get()
+    stored.close()
+    expect(recorded).toBe(events.length)
+  }, 60_000)
 })

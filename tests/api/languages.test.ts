@@ -156,6 +156,14 @@ describe('the pages in six languages', () => {
   it('sends /de to /de/, and an unknown language path is the 404 page, never a redirect by language', async () => {
     const de = await fetch(`${server.url}/de`, { redirect: 'manual' })
     expect([de.status, de.headers.get('location')]).toEqual([301, '/de/'])
+    // Issue 39, item 13: an invite link or a campaign's address without the slash keeps its query.
+    for (const locale of LOCALES.filter((l) => l !== DEFAULT_LOCALE)) {
+      const query = '?invite=Ab3_x-9&utm_source=newsletter&utm_campaign=launch%20day'
+      const answer = await fetch(`${server.url}/${locale}${query}`, { redirect: 'manual' })
+      expect([answer.status, answer.headers.get('location')], locale).toEqual([301, `/${locale}/${query}`])
+    }
+    const bare = await fetch(`${server.url}/pl?`, { redirect: 'manual' })
+    expect(bare.headers.get('location')).toBe('/pl/')
     for (const path of ['/xx/', '/en/', '/de/foo', '/DE/']) {
       const answer = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } })
       expect(answer.status, path).toBe(404)

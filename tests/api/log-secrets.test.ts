@@ -3,6 +3,8 @@
 // secret travels (each secret-bearing path by GET and POST, unknown paths, query values and names,
 // headers, JSON, form and malformed bodies), and real secrets (the first owner's setup link, a
 // visitor's page); then everything it wrote, stdout and stderr, is searched for them.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop('SIGTERM')
   rmSync(mailDir, { recursive: true, force: true })
+  db.cleanup()
 })
 
 const send = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { redirect: 'manual', ...init }).then((r) => r.text())
@@ -44,10 +47,19 @@ describe('the logs hold no secret', () => {
       `/assets/${MARKER}`,
       `/de/${MARKER}`,
       `/me/${SHORT_MARKER}`,
+      // A link pasted with what followed it in a sentence, or an extension a mail client added.
+      ...[`${MARKER}.`, `${MARKER})`, `${MARKER}.html`, `(${MARKER}),`, `${MARKER}%2E`].flatMap((word) => [
+        `/admin/setup/${word}`,
+        `/admin/sign-in/${word}`,
+        `/admin/api/setup/${word}`,
+        `/me/${word}`,
+        `/${word}`,
+        `/assets/${word}`,
+      ]),
     ]
     for (const path of paths) {
       await send(path)
-      await send(`${path}?token=${MARKER}&${MARKER}=1`)
+      await send(`${path}?token=${MARKER}&${MARKER}=1&${MARKER}.=1&(${MARKER})=1`)
       await send(path, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: server.url },
@@ -98,6 +110,11 @@ describe('the logs hold no secret', () => {
     expect(setup).toBeDefined()
     const token = setup ?? ''
     await send(`/admin/setup/${token}`)
+    for (const after of ['.', ')', '.html', ',', '%2E']) {
+      await send(`/admin/setup/${token}${after}`)
+      await send(`/admin/api/setup/${token}${after}`)
+      await send(`/?${token}${after}=1`)
+    }
     await send(`/admin/api/setup/${token}`)
     await send(`/admin/api/setup/${token}/options`, {
       method: 'POST',
@@ -127,6 +144,45 @@ describe('the logs hold no secret', () => {
     expect(announcing[0]).not.toMatch(/^\{/) // the announcement, not a JSON log line
     expect(findings(output, visitor)).toEqual([])
   })
+})
+
+// Issue 39, item 16: `npm start` printed two of Node 24's ExperimentalWarning lines at the first
+// passkey registration (@simplewebauthn/server asking Web Crypto about ML-DSA). Node 26 prints none.
+describe('npm start', () => {
+  it('prints only the server’s own lines when the first passkey registration begins', async () => {
+    const started = spawn(process.execPath, ['scripts/start.mjs'], {
+      env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', SQLITE_PATH: db.path.replace(/\.db$/, '-start.db'), MAIL_DIR: mailDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    started.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const exited = once(started, 'exit')
+    try {
+      let url: string | undefined
+      for (let i = 0; i < 400 && !url && started.exitCode === null; i++) {
+        url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1]
+        if (!url) await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(url, output).toBeDefined()
+      const token = /\/admin\/setup\/([A-Za-z0-9_-]{43})/.exec(output)?.[1] ?? ''
+      const options = await fetch(`${url}/admin/api/setup/${token}/options`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url ?? '' },
+        body: JSON.stringify({ email: 'owner@example.com', name: 'Owner' }),
+      })
+      expect(options.status).toBe(200)
+      expect(((await options.json()) as { options?: { challenge?: string } }).options?.challenge).toBeTruthy()
+      // A line the server writes after the registration's, so anything printed before it is in.
+      await fetch(`${url}/healthz?after-registration=1`)
+      for (let i = 0; i < 100 && !output.includes('after-registration'); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(output).toContain('after-registration')
+      expect(output).not.toContain('Warning')
+    } finally {
+      started.kill('SIGTERM')
+      await exited
+    }
+  }, 30_000)
 })
 
 /** The lines holding the secret, as it was sent or percent-encoded. */
