@@ -1,6 +1,7 @@
 // What the admin API (/admin/api) answers, as the server sends it and the admin page reads it.
 // Types only; this folder imports nothing outside itself.
 import type { Locale } from './locales.js'
+import type { DeliveryFigures, QueueFigures } from './mail-figures.js'
 import type { MailEventType, SuppressionReason } from './mail-events.js'
 import type { Role } from './visitor.js'
 
@@ -57,9 +58,11 @@ export interface SignupsPage {
   next: number | null
 }
 
-/** GET /admin/api/mail: the outbox by state, and (without SMTP_URL) the local mailbox. */
+/** GET /admin/api/mail: the outbox's queue, what became of every mail, and (without SMTP_URL) the local mailbox. */
 export interface MailOverview {
-  outbox: Record<MailState, number>
+  queue: QueueFigures
+  /** Every mail's figures, counted as Deliverability counts each campaign's and domain's. */
+  delivery: DeliveryFigures
   /** How mail leaves: through an SMTP server, or as files in MAIL_DIR. */
   transport: 'smtp' | 'files'
   /** The newest local mails first (files transport only). */

@@ -28,20 +28,28 @@ export interface BreedCatalogue {
 const LETTERS: Record<string, string> = { ß: 'ss', ł: 'l', Ł: 'l', ø: 'o', Ø: 'o', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', đ: 'd' }
 
 /**
- * The key two spellings of a name share: letter case, accents, punctuation and word order ignored,
- * and German's ae/oe/ue read as a/o/u (the FCI writes both "SCHAEFERHUND" and "SCHAFERHUND").
+ * The key two spellings of a name share: letter case (folded, Greek's final sigma too), punctuation
+ * and word order ignored, and in Latin letters accents and German's ae/oe/ue read as a/o/u (the FCI
+ * writes both "SCHAEFERHUND" and "SCHAFERHUND"). Letters of every script are kept: "Немецкая
+ * овчарка", "Ελληνικός Ποιμενικός" and "柴犬" each have a key of their own (marks that are part of a
+ * non-Latin letter are kept, as Cyrillic's й is not и; only Latin's marks and Greek's stress accent go).
  */
 export function breedKey(text: string): string {
   const plain = text
     .replace(/[ßłŁøØæÆœŒđ]/g, (letter) => LETTERS[letter] ?? letter)
     .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+    // A mark after a Latin letter goes (é is e); one after a letter of another script stays.
+    .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+    // Greek's stress accent too: capitals are written without it (ΕΛΛΗΝΙΚΟΣ is Ελληνικός).
+    .replace(/(\p{Script=Greek})\u0301/gu, '$1')
+    .normalize('NFC')
     .toLowerCase()
+    .replace(/ς/g, 'σ')
     .replace(/ae/g, 'a')
     .replace(/oe/g, 'o')
     .replace(/ue/g, 'u')
   return plain
-    .split(/[^a-z0-9]+/)
+    .split(/[^\p{L}\p{N}\p{M}]+/u)
     .filter(Boolean)
     .sort()
     .join(' ')

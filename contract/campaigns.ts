@@ -2,6 +2,7 @@
 // admin API answers and takes; types, constants and pure checks, importing nothing outside itself.
 import type { CountryMeter, LaunchTargets } from './growth.js'
 import type { Locale } from './locales.js'
+import type { DeliveryFigures } from './mail-figures.js'
 import type { Segment } from './segment.js'
 import type { Role } from './visitor.js'
 
@@ -22,8 +23,9 @@ export interface Segments {
     unsaid: number
     total: number
   }[]
-  /** The most named breeds (letter case ignored) and who named them; the most named first. */
-  topBreeds: { breed: string; breeders: number; owners: number; others: number; total: number }[]
+  /** The most named breeds, each person once per breed whatever its spellings, and who named them; the most named first. */
+  /** `id`: the catalogue's, or null for a name it does not know (counted by the name as matching reads it). */
+  topBreeds: { id: string | null; breed: string; breeders: number; owners: number; others: number; total: number }[]
   /** Each country's launch meter (every country with a confirmed, subscribed sign-up), the readiest first. */
   meters: CountryMeter[]
   targets: LaunchTargets
@@ -81,9 +83,10 @@ export interface CampaignProgress {
   recipients: number
   /** Waiting or being sent now. */
   queued: number
-  sent: number
+  /** Given up after their retries: never handed over. */
   failed: number
-  bounced: number
+  /** What became of the mails handed over: the figures Deliverability shows for the campaign. */
+  delivery: DeliveryFigures
   /** ISO 8601, UTC. */
   created_at: string
   segment: Segment

@@ -3,6 +3,9 @@
 // rolling complaint rate against the line the large mailbox providers draw. Types and constants;
 // this folder imports nothing but itself.
 import type { CampaignStatus } from './campaigns.js'
+import type { DeliveryFigures } from './mail-figures.js'
+
+export type { DeliveryFigures } from './mail-figures.js'
 
 /** Gmail and Yahoo ask bulk senders never to reach 0.3 % of their mail reported as spam (a fraction). */
 export const COMPLAINT_RATE_LIMIT = 0.003
@@ -10,25 +13,6 @@ export const COMPLAINT_RATE_LIMIT = 0.003
 export const COMPLAINT_RATE_DAYS = 30
 /** Recipient domains listed one by one, the most mailed first; the rest are pooled in one row. */
 export const DOMAIN_ROWS = 50
-
-/**
- * What became of a set of mails. Every figure but `unsubscribed` counts mails; a campaign mails
- * each recipient once, so there it counts people too.
- */
-export interface DeliveryFigures {
-  /** Handed to the mail server: accepted (sent), or refused at once (bounced). */
-  sent: number
-  /** Sent, less the hard bounces: what the mail servers took and did not report dead. */
-  delivered: number
-  /** Refused for good at once (a 5xx), or reported as a hard bounce later. */
-  hardBounced: number
-  /** Reported as a temporary failure (a soft bounce) at least once. */
-  softBounced: number
-  /** Reported as spam by their recipient. */
-  complained: number
-  /** Recipients who stopped e-mails at or after the mail was sent to them (a complaint stops them too). */
-  unsubscribed: number
-}
 
 /** One campaign that was sent (drafts are left out), the newest first. */
 export interface CampaignDeliverability extends DeliveryFigures {

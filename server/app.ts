@@ -1,4 +1,5 @@
 // The app: its services, then its plugins in order. It never listens (server/main.ts does).
+import { PUBLIC_SETTINGS_KEY, type PublicSettings } from './mail/public-settings.js'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
@@ -184,6 +185,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     }
     mailer.start()
     webhooks.start()
+    // What the command line previews campaigns with (public-settings.ts): this start's own.
+    const settings: PublicSettings = { siteUrl: siteUrl(), appStoreUrl: config.APP_STORE_URL ?? null, recordedAt: new Date().toISOString() }
+    await store.settings
+      .write(PUBLIC_SETTINGS_KEY, settings)
+      .catch((error: unknown) => app.log.warn({ err: error }, 'could not record the public settings for the command line'))
   })
   const webhooks = createWebhookWorker({
     store,

@@ -71,7 +71,7 @@ async function adminApi(app: FastifyInstance, { config }: { config: AdminConfig 
   app.get('/mail', { config: { permission: 'mail:read' } }, async (): Promise<MailOverview> => {
     const files = app.transport.kind === 'files'
     return {
-      outbox: await app.store.outbox.counts(),
+      ...(await app.store.outbox.figures()),
       transport: app.transport.kind,
       local: files ? await listLocalMails(mailDir, LOCAL_MAILS_LISTED) : [],
     }

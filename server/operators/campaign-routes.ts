@@ -16,13 +16,13 @@ import {
   TEXT_PATTERN,
   tidySegment,
 } from '../../contract/segment.js'
-import { VISITOR_PATH } from '../../contract/visitor.js'
 import { HttpError } from '../http/errors.js'
 import { auditOf, callerOf, checkPermission } from '../team/auth.js'
 import { can } from '../../contract/team.js'
 import { campaignIn, campaignWords, renderCampaign } from '../mail/campaign.js'
 import { senderDomain } from '../mail/compose.js'
 import { mailCopies } from '../mail/content.js'
+import { previewLinks } from '../mail/public-settings.js'
 import { isValidEmail } from '../waitlist/check-row.js'
 import type { Campaign, DraftChange } from '../store/types.js'
 
@@ -76,11 +76,8 @@ export interface CampaignRoutesOptions {
 
 export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFrom }: CampaignRoutesOptions) {
   const copyIn = mailCopies(app.productName)
-  /** The links a preview or a test shows: the real page link is each recipient's own. */
-  const sampleLinks = () => {
-    const page = `${app.siteUrl()}${VISITOR_PATH}/your-own-link`
-    return { page, unsubscribe: `${page}/unsubscribe`, appStore: appStoreUrl ?? app.siteUrl() }
-  }
+  /** The links a preview or a test shows, as the command line's dry run shows them (public-settings.ts). */
+  const sampleLinks = () => previewLinks({ siteUrl: app.siteUrl(), appStoreUrl: appStoreUrl ?? null })
   const progressOf = async (id: number): Promise<CampaignProgress> => {
     const progress = await app.store.campaigns.progress(id)
     if (!progress) throw new HttpError(404, 'not_found', `No campaign ${id}`)

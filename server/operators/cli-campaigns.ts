@@ -15,10 +15,10 @@ import {
   segmentProblems,
   tidySegment,
 } from '../../contract/segment.js'
-import { VISITOR_PATH } from '../../contract/visitor.js'
 import type { Config } from '../config.js'
 import { campaignWords, renderCampaign } from '../mail/campaign.js'
 import { mailCopy } from '../mail/content.js'
+import { PUBLIC_SETTINGS_KEY, previewLinks, readPublicSettings } from '../mail/public-settings.js'
 import type { WaitlistStore } from '../store/index.js'
 import { counted, recipients as audience } from '../../contract/counted.js'
 
@@ -179,11 +179,12 @@ function campaignId(value: string | undefined, command: string): number {
 const count = (n: number) => n.toLocaleString('en')
 
 function progressLine(p: CampaignProgress): string {
-  return `campaign ${p.id} (${p.status}): sent ${count(p.sent)} of ${count(p.recipients)}, queued ${count(p.queued)}, failed ${count(p.failed)}, bounced ${count(p.bounced)}`
+  const d = p.delivery
+  return `campaign ${p.id} (${p.status}): sent ${count(d.sent)} of ${count(p.recipients)}, queued ${count(p.queued)}, failed ${count(p.failed)}, delivered ${count(d.delivered)}, hard bounces ${count(d.hardBounced)}, soft bounces ${count(d.softBounced)}, complaints ${count(d.complained)}`
 }
 
 function bar(p: CampaignProgress, width = 30): string {
-  const done = p.recipients === 0 ? 1 : (p.sent + p.failed + p.bounced) / p.recipients
+  const done = p.recipients === 0 ? 1 : (p.delivery.sent + p.failed) / p.recipients
   const filled = Math.round(done * width)
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(done * 100)).padStart(3)}% ${progressLine(p)}`
 }
@@ -218,9 +219,16 @@ export async function runCampaign(
         if (localSubject !== undefined) subjects[locale] = localSubject
         if (localFile !== undefined) markdowns[locale] = read(localFile, `markdown-file-${locale}`)
       }
+      // As the running server will send it: its address and store links are the ones it recorded
+      // at start (public-settings.ts), whatever this shell's environment says.
+      const server = readPublicSettings(await store.settings.read(PUBLIC_SETTINGS_KEY))
+      const settings = server ?? {
+        siteUrl: config.SITE_URL ?? `http://localhost:${config.PORT}`,
+        appStoreUrl: config.APP_STORE_URL ?? null,
+      }
       const checked = campaignWords(
         { subject: subjects as CampaignRequest['subject'], markdown: markdowns as CampaignRequest['markdown'] },
-        config.APP_STORE_URL,
+        settings.appStoreUrl ?? undefined,
       )
       if (!checked.ok) throw new UsageError(checked.problems.join('\n'))
       const { en: words, ...translations } = checked.words
@@ -228,13 +236,15 @@ export async function runCampaign(
       const segment = segmentOf(options)
       const recipients = await store.campaigns.count(segment)
       if (options['dry-run']) {
-        const site = config.SITE_URL ?? `http://localhost:${config.PORT}`
-        const page = `${site}${VISITOR_PATH}/your-own-link`
         io.out(`dry run: ${audience(recipients)}; nothing was saved\n`)
+        io.out(
+          server
+            ? `links as the server at ${server.siteUrl} sends them (its settings of ${server.recordedAt})\n`
+            : "links as this shell's settings say (the server has not recorded its own yet: start it once)\n",
+        )
         // Each language it is written in, as its recipients will get it.
         for (const [locale, localWords] of Object.entries(checked.words) as [Locale, { subject: string; markdown: string }][]) {
-          const links = { page, unsubscribe: `${page}/unsubscribe`, appStore: config.APP_STORE_URL ?? site }
-          const rendered = renderCampaign(localWords, links, mailCopy(product, locale))
+          const rendered = renderCampaign(localWords, previewLinks(settings), mailCopy(product, locale))
           io.out(`\n--- ${locale} ---\nSubject: ${rendered.subject}\n\n${rendered.text}`)
         }
         return 0
@@ -291,7 +301,7 @@ export async function runCampaign(
       if (campaigns.length === 0) io.out('no campaigns yet\n')
       for (const c of campaigns)
         io.out(
-          `${String(c.id).padStart(4)}  ${c.status.padEnd(8)}  ${`${count(c.sent)}/${count(c.recipients)}`.padStart(13)}  ${c.subject}\n`,
+          `${String(c.id).padStart(4)}  ${c.status.padEnd(8)}  ${`${count(c.delivery.sent)}/${count(c.recipients)}`.padStart(13)}  ${c.subject}\n`,
         )
       return 0
     }

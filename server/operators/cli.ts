@@ -4,7 +4,6 @@ import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { parseArgs } from 'node:util'
-import { MAIL_STATES } from '../../contract/admin-api.js'
 import { DEFAULT_LOCALE, LOCALES } from '../../contract/locales.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { dkimKey, dnsRecords, txtStrings } from '../mail/dkim.js'
@@ -33,7 +32,8 @@ Commands:
   stats                                 total, sign-ups per day and top sources
   backup FILE                           an online copy of the SQLite database (the server may
                                         run), checked: its integrity and how many sign-ups it holds
-  mail status                           the outbox: mails queued, being sent, sent, failed, bounced
+  mail status                           the queue (queued, sending, failed) and what became of the
+                                        mails sent: delivered, hard and soft bounces, complaints
   mail dns                              the SPF, DKIM and DMARC TXT records to publish for
                                         MAIL_FROM's domain
   mail inbound < MESSAGE                a bounce (RFC 3464 DSN) or complaint (RFC 5965 ARF) mailed
@@ -228,8 +228,19 @@ export async function main(argv: string[]): Promise<number> {
           return 0
         }
         if (what !== 'status') throw new UsageError(`mail: expected "mail status", "mail dns" or "mail inbound", got "mail ${what ?? ''}"`)
-        const counts = await store.outbox.counts()
-        process.stdout.write(`${MAIL_STATES.map((state) => `${state.padEnd(8)} ${String(counts[state]).padStart(8)}`).join('\n')}\n`)
+        // The Mail view's figures, in the same words: the queue, then what became of the mails handed over.
+        const { queue, delivery } = await store.outbox.figures()
+        const lines: [string, number][] = [
+          ['queued', queue.queued],
+          ['sending', queue.sending],
+          ['failed', queue.failed],
+          ['sent', delivery.sent],
+          ['delivered', delivery.delivered],
+          ['hard bounces', delivery.hardBounced],
+          ['soft bounces', delivery.softBounced],
+          ['complaints', delivery.complained],
+        ]
+        process.stdout.write(lines.map(([label, n]) => `${label.padEnd(13)} ${n.toLocaleString('en').padStart(9)}\n`).join(''))
         return 0
       }
       case 'segments':

@@ -11,8 +11,10 @@ import { createPostgresCounters } from './limits/postgres.js'
 import { createPostgresOutbox } from './outbox/postgres.js'
 import { migrate } from './shared/migrate.js'
 import { toStoreError } from './shared/postgres.js'
+import { createPostgresSettings } from './settings/postgres.js'
 import { createPostgresSignups } from './signups/postgres.js'
 import { createPostgresSuppressions } from './suppressions/postgres.js'
+import { FOLD_EVERY_MS, foldTallies } from './tallies/postgres.js'
 import { createPostgresTeam } from './team/postgres.js'
 import { type StoreLogger, StoreUnavailableError, type WaitlistStore } from './types.js'
 import { createPostgresVisitors } from './visitors/postgres.js'
@@ -65,6 +67,11 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     // Nothing per visitor outlives its day: the day's hashes and key go once it is over.
     growth.forgetPastDays().catch((error: unknown) => log.warn({ err: error }, "could not forget past days' visitors"))
   }, COUNTER_SWEEP_MS).unref()
+  // The counters' deltas added up now and then (by whichever instance gets there first), so that
+  // reading them stays a short sum.
+  const fold = setInterval(() => {
+    foldTallies(pool).catch((error: unknown) => log.warn({ err: error }, 'could not fold the tallies'))
+  }, FOLD_EVERY_MS).unref()
   async function run<T>(work: () => Promise<T>): Promise<T> {
     if (closed) throw new StoreUnavailableError('the PostgreSQL store is closed')
     try {
@@ -91,6 +98,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     breeds,
     suppressions: createPostgresSuppressions(pool, run),
     deliverability: createPostgresDeliverability(pool, run),
+    settings: createPostgresSettings(pool, run),
     growth,
     team: createPostgresTeam(pool, run),
     webhooks: createPostgresWebhooks(pool, run),
@@ -100,6 +108,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
       if (closed) return
       closed = true
       clearInterval(sweep)
+      clearInterval(fold)
       // Sign-ups already accepted are written before the pool closes (as on SQLite).
       await signups.drain()
       await counters.drain()

@@ -13,8 +13,10 @@ import { createMemoryCounters } from './limits/memory.js'
 import { createSqliteOutbox } from './outbox/sqlite.js'
 import { migrate } from './shared/migrate.js'
 import { toStoreError } from './shared/sqlite.js'
+import { createSqliteSettings } from './settings/sqlite.js'
 import { createSqliteSignups } from './signups/sqlite.js'
 import { createSqliteSuppressions } from './suppressions/sqlite.js'
+import { createSqliteTallies } from './tallies/sqlite.js'
 import { createSqliteTeam } from './team/sqlite.js'
 import { StoreUnavailableError, type WaitlistStore } from './types.js'
 import { createSqliteVisitors } from './visitors/sqlite.js'
@@ -78,7 +80,8 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
   // Nothing per visitor outlives its day, even on a day nobody visits.
   const forgetPastDays = setInterval(() => growth.forgetPastDaysNow(), 60_000).unref()
   const signups = createSqliteSignups(db, run)
-  const breeds = createSqliteBreeds(db, run)
+  const tallies = createSqliteTallies(db, run)
+  const breeds = createSqliteBreeds(db, run, tallies)
   return {
     add: (row) => (closed ? Promise.reject(new StoreUnavailableError('the SQLite store is closed')) : signups.submit(row)),
     count: signups.count,
@@ -89,11 +92,12 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     // One process per SQLite file: counting in memory is counting for the whole deployment.
     counters: createMemoryCounters(),
     visitors: createSqliteVisitors(db, run),
-    outbox: createSqliteOutbox(db, run),
-    campaigns: createSqliteCampaigns(db, run, growth, breeds),
+    outbox: createSqliteOutbox(db, run, tallies),
+    campaigns: createSqliteCampaigns(db, run, growth, breeds, tallies),
     breeds,
     suppressions: createSqliteSuppressions(db, run),
-    deliverability: createSqliteDeliverability(db, run),
+    deliverability: createSqliteDeliverability(db, run, tallies),
+    settings: createSqliteSettings(db, run),
     growth,
     team: createSqliteTeam(db, run),
     webhooks: createSqliteWebhooks(db, run),

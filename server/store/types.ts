@@ -1,6 +1,6 @@
 // The waitlist's storage, as the rest of the server sees it. The two implementations (sqlite.ts,
 // postgres.ts) import this file and nothing above the store; create-store.ts picks one.
-import type { MailState, SignUp, Stats } from '../../contract/admin-api.js'
+import type { MailOverview, MailState, SignUp, Stats } from '../../contract/admin-api.js'
 import type { CampaignProgress, Segment, Segments } from '../../contract/campaigns.js'
 import type { Funnel, LaunchTargets } from '../../contract/growth.js'
 import type { Locale } from '../../contract/locales.js'
@@ -197,6 +197,9 @@ export interface ClaimedMail {
   note: Record<string, unknown> | null
 }
 
+/** The queue now, and what became of every mail. */
+export type MailFigures = Pick<MailOverview, 'queue' | 'delivery'>
+
 export interface OutboxStore {
   /**
    * Up to `limit` mails that are due (queued and due, or sending under a lapsed lease), leased for
@@ -211,7 +214,10 @@ export interface OutboxStore {
   retryAt(id: number, at: string, error: string): Promise<void>
   /** A permanent failure (`bounced`) or retries exhausted (`failed`): never tried again. */
   giveUp(id: number, state: 'bounced' | 'failed', error: string): Promise<void>
+  /** How many mails are in each state now (a refused mail is `bounced`; one reported dead later stays `sent`). */
   counts(): Promise<Record<MailState, number>>
+  /** The queue now, and what became of every mail (the figures Deliverability counts per campaign and domain). */
+  figures(): Promise<MailFigures>
   /** When the next queued mail is due (ISO 8601), if any: the worker sleeps until then. */
   nextDue(): Promise<string | null>
 }
@@ -294,6 +300,12 @@ export interface GrowthStore {
   topInviters(limit: number): Promise<{ id: number; email: string; joined: number; confirmed: number }[]>
 }
 
+/** Settings: one JSON value per key (the server's public settings among them, for the command line). */
+export interface SettingsStore {
+  read(key: string): Promise<unknown>
+  write(key: string, value: unknown): Promise<void>
+}
+
 /** The waitlist's storage. Every method rejects with StoreUnavailableError when the store is down. */
 export interface WaitlistStore {
   /**
@@ -319,6 +331,7 @@ export interface WaitlistStore {
   readonly breeds: BreedStore
   readonly suppressions: SuppressionStore
   readonly deliverability: DeliverabilityStore
+  readonly settings: SettingsStore
   /** The demand map: who waits where, for which breeds (unsubscribed addresses left out); with a breed id, its people only. */
   segments(breed?: string | null): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */

@@ -197,9 +197,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
         await store.webhooks.announce(`campaign:${campaign.id}`, 'campaign.finished', {
           id: campaign.id,
           recipients: campaign.recipients,
-          sent: campaign.sent,
+          // As the campaign's own figures say them: handed to the mail server, given up, bounced for good.
+          sent: campaign.delivery.sent,
           failed: campaign.failed,
-          bounced: campaign.bounced,
+          bounced: campaign.delivery.hardBounced,
         })
     const [counts, targets] = await Promise.all([store.growth.countryCounts(), store.growth.launchTargets()])
     for (const meter of metersOf(counts, targets))

@@ -199,7 +199,9 @@ describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }
     follow.stderr.on('data', (chunk: Buffer) => (progress += chunk.toString()))
     const [code] = await once(follow, 'exit')
     expect(code).toBe(0)
-    expect(progress.trim().split('\n').at(-1)).toBe(`campaign ${id} (finished): sent 2 of 2, queued 0, failed 0, bounced 0`)
+    expect(progress.trim().split('\n').at(-1)).toBe(
+      `campaign ${id} (finished): sent 2 of 2, queued 0, failed 0, delivered 2, hard bounces 0, soft bounces 0, complaints 0`,
+    )
     expect(smtp.received.map((m) => m.to).sort()).toEqual(['cli.breeder.gb@example.com', 'cli.owner.gb@example.com'])
     expect((await cli('campaign', 'send', id ?? '')).stdout).toContain('already sent to 2 recipients; nobody was queued twice')
     expect((await cli('campaign', 'list')).stdout).toMatch(new RegExp(`${id}\\s+finished\\s+2/2\\s+Whippets`))

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Suppression } from '../../contract/mail-events'
 import { pageTokenFor } from '../support/page-links'
+import { dsnFor } from '../support/reports'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { runSql, sameSql } from '../support/team'
@@ -90,42 +91,6 @@ Date: Thu, 26 Nov 2026 01:00:00 +0000
 Confirm your address.
 --part1--
 `
-
-/** A DSN as a receiving server makes one from a mail it cannot deliver: sent to the mail's Return-Path, quoting its headers. */
-function dsnFor(eml: string): string {
-  const headers = eml.slice(0, eml.search(/\r?\n\r?\n/))
-  const returnPath = /^Return-Path:[ \t]*<([^>]*)>/im.exec(headers)?.[1] ?? ''
-  return `Return-Path: <>
-Delivered-To: ${returnPath}
-From: MAILER-DAEMON@mx.example.net (Mail Delivery System)
-Subject: Undelivered Mail Returned to Sender
-To: ${returnPath}
-Message-ID: <dsn-local@mx.example.net>
-MIME-Version: 1.0
-Content-Type: multipart/report; report-type=delivery-status; boundary="B1"
-
---B1
-Content-Type: text/plain; charset=us-ascii
-
-Your message could not be delivered.
-
---B1
-Content-Type: message/delivery-status
-
-Reporting-MTA: dns; mx.example.net
-
-Final-Recipient: rfc822; ada@example.com
-Action: failed
-Status: 5.1.1
-
---B1
-Content-Type: text/rfc822-headers
-
-${headers}
-
---B1--
-`
-}
 
 describe.each(STORES)('mail inbound on $kind', ({ kind, available }) => {
   let server: TestServer

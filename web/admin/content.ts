@@ -4,6 +4,7 @@ import type { FunnelDay } from '../../contract/growth'
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
 import type { BreedTarget, SegmentSide } from '../../contract/breed-meters'
 import type { MailEventType, SuppressionReason } from '../../contract/mail-events'
+import type { DeliveryFigures, QueueFigures } from '../../contract/mail-figures'
 import { counted, recipients, withArticle } from '../../contract/counted'
 import { SEGMENT, SEGMENT_FIELDS, type SegmentField, type SegmentFieldName, type SegmentFieldOf } from '../../contract/segment'
 
@@ -13,7 +14,18 @@ import type { Role } from '../../contract/visitor'
 /** Each segment field's label, by its name. */
 const segmentLabels = Object.fromEntries(SEGMENT_FIELDS.map((name) => [name, SEGMENT[name].label])) as Record<SegmentFieldName, string>
 
+/** What became of mails, as every view that counts them says it (the Mail view, Deliverability, Campaigns). */
+const figures = {
+  sent: 'Sent',
+  delivered: 'Delivered',
+  hardBounced: 'Hard bounces',
+  softBounced: 'Soft bounces',
+  complained: 'Complaints',
+  unsubscribed: 'Unsubscribed',
+} satisfies Record<keyof DeliveryFigures, string>
+
 export const adminContent = {
+  figures,
   title: 'Waitlist',
   nav: {
     label: 'Admin',
@@ -214,11 +226,9 @@ export const adminContent = {
   noProfile: '(no profile)',
   mail: {
     heading: 'Mail',
-    outbox: 'Outbox',
-    states: { queued: 'Queued', sending: 'Sending', sent: 'Sent', failed: 'Failed', bounced: 'Bounced' } satisfies Record<
-      MailState,
-      string
-    >,
+    outbox: 'Queue',
+    delivery: 'Mails handed to the mail server',
+    states: { queued: 'Queued', sending: 'Sending', failed: 'Failed' } satisfies Record<keyof QueueFigures, string>,
     viaSmtp: 'Mail leaves through the SMTP server set in SMTP_URL.',
     viaFiles: 'No SMTP_URL is set: mail is written to files (MAIL_DIR) and shown here, newest first.',
     localHeading: 'Local mailbox',
@@ -437,8 +447,8 @@ export const adminContent = {
     none: 'No campaigns yet.',
     progressLabel: (subject: string) => `Progress of “${subject}”`,
     progress: (sent: number, recipients: number) => `${sent.toLocaleString('en')} of ${recipients.toLocaleString('en')} sent`,
-    counts: (queued: number, failed: number, bounced: number) =>
-      `${queued.toLocaleString('en')} queued · ${failed.toLocaleString('en')} failed · ${bounced.toLocaleString('en')} bounced`,
+    counts: (queued: number, failed: number, delivery: DeliveryFigures) =>
+      `${queued.toLocaleString('en')} queued · ${failed.toLocaleString('en')} failed · ${delivery.delivered.toLocaleString('en')} delivered · ${delivery.hardBounced.toLocaleString('en')} hard bounces · ${delivery.softBounced.toLocaleString('en')} soft bounces · ${delivery.complained.toLocaleString('en')} complaints`,
     statuses: { draft: 'draft', sending: 'sending', paused: 'paused', finished: 'finished' },
     pause: 'Pause',
     resume: 'Resume',
@@ -479,12 +489,12 @@ export const adminContent = {
       campaign: 'Campaign',
       status: 'Status',
       domain: 'Domain',
-      sent: 'Sent',
-      delivered: 'Delivered',
-      hard: 'Hard bounces',
-      soft: 'Soft bounces',
-      complained: 'Complaints',
-      unsubscribed: 'Unsubscribed',
+      sent: figures.sent,
+      delivered: figures.delivered,
+      hard: figures.hardBounced,
+      soft: figures.softBounced,
+      complained: figures.complained,
+      unsubscribed: figures.unsubscribed,
     },
     /** A figure's share of the mails sent, said under it. */
     share: (part: number, whole: number) => (whole === 0 ? '' : `${((part / whole) * 100).toFixed(1)} %`),

@@ -1,5 +1,5 @@
-// What both stores share of the breeds: the targets kept as one setting, and which breed × country
-// pairs are ready.
+// What both stores share of the breeds: the targets kept as one setting, which breed × country
+// pairs are ready, the counts as the tallies keep them, and when a save changes a profile's event.
 import {
   breedTargetFor,
   type BreedTargets,
@@ -7,8 +7,9 @@ import {
   DEFAULT_BREED_TARGETS,
   isBreedReady,
 } from '../../../contract/breed-meters.js'
-import type { Profile, ProfileBreed } from '../../../contract/visitor.js'
+import type { ProfileBreed } from '../../../contract/visitor.js'
 import { isBreedId } from '../../breeds/catalogue.js'
+import { byKey, type TallyRow } from '../tallies/shared.js'
 import type { BreedCount } from '../types.js'
 
 /** The settings row that holds the breed targets. */
@@ -44,16 +45,23 @@ export const toProfileBreed = (row: BreedRow): ProfileBreed => ({
   otherTests: row.other_tests,
 })
 
-/** The ids and sides of a profile's breeds, as sign-up events carry them. */
-export const breedSides = (breeds: Profile['breeds']) => breeds.map(({ breed, side }) => ({ breed, side }))
+/**
+ * Whether a save changes what a profile event says of its breeds (each name, and its breed and
+ * side, in order): only then is the event sent for them.
+ */
+export function profileChanged(before: readonly ProfileBreed[], after: readonly Pick<ProfileBreed, 'name' | 'breed' | 'side'>[]): boolean {
+  const said = (breeds: readonly Pick<ProfileBreed, 'name' | 'breed' | 'side'>[]) =>
+    JSON.stringify(breeds.map(({ name, breed, side }) => [name, breed, side]))
+  return said(before) !== said(after)
+}
 
-/** A breed named twice (two spellings of one breed) counts once: the later entry keeps its name, not the breed. */
-export function onceEach<T extends { breed: string | null }>(entries: readonly T[]): T[] {
-  const seen = new Set<string>()
-  return entries.map((entry) => {
-    if (entry.breed === null) return entry
-    if (seen.has(entry.breed)) return { ...entry, breed: null }
-    seen.add(entry.breed)
-    return entry
-  })
+/** The breed tallies (kind 'breed', keyed `breed|country`) as the meters read them: every pair with a profile. */
+export function breedCounts(rows: readonly TallyRow[]): BreedCount[] {
+  return [...byKey(rows, ['studs', 'dams', 'seekers', 'profiles'] as const)]
+    .filter(([, counts]) => counts.profiles > 0)
+    .map(([key, counts]) => {
+      const bar = key.lastIndexOf('|')
+      const country = key.slice(bar + 1)
+      return { breed: key.slice(0, bar), country: country === '' ? null : country, ...counts }
+    })
 }

@@ -1,9 +1,9 @@
 // Campaigns in PostgreSQL (docs/decisions/013-campaigns.md): drafts made, changed and deleted; a
 // segment counted; a draft sent by queueing one outbox row per recipient in one transaction.
 import type pg from 'pg'
-import type { MailState } from '../../../contract/admin-api.js'
 import type { CampaignProgress, Segment } from '../../../contract/campaigns.js'
-import { noMails, progressOf } from './progress.js'
+import { PROGRESS_TALLIES, progressOf } from './progress.js'
+import { readTallies } from '../tallies/postgres.js'
 import { inTransaction, iso, type Run } from '../shared/postgres.js'
 import { type SegmentFilter, segmentFilter } from './segment.js'
 import { writeAudit } from '../shared/postgres.js'
@@ -69,20 +69,10 @@ export function createPostgresCampaigns(
        WHERE $1::bigint IS NULL OR id = $1 ORDER BY campaigns.id DESC`,
       [id],
     )
-    const states = await pool.query<{ campaign_id: string; state: MailState; n: string }>(
-      `SELECT campaign_id::text AS campaign_id, state, count(*) AS n FROM outbox
-       WHERE campaign_id IS NOT NULL AND ($1::bigint IS NULL OR campaign_id = $1) GROUP BY campaign_id, state`,
-      [id],
+    return progressOf(
+      rows.rows.map((row) => ({ ...row, id: Number(row.id) })),
+      await readTallies(pool, PROGRESS_TALLIES, id === null ? undefined : String(id)),
     )
-    const counts = new Map<string, Record<MailState, number>>()
-    for (const { campaign_id, state, n } of states.rows) {
-      const entry = counts.get(campaign_id) ?? noMails()
-      entry[state] = Number(n)
-      counts.set(campaign_id, entry)
-    }
-    return rows.rows.map((row) => {
-      return progressOf({ ...row, id: Number(row.id) }, counts.get(row.id))
-    })
   }
 
   /** After a change to a draft that touched no row: was it sent, or is there none? */

@@ -1,6 +1,9 @@
-// A campaign's progress from its row and its mails' states: the same for both stores.
-import type { MailState } from '../../../contract/admin-api.js'
+// A campaign's progress from its row and its tallies (the outbox's states, and what became of its
+// mails as Deliverability counts it): the same for both stores.
+import { MAIL_STATES, type MailState } from '../../../contract/admin-api.js'
 import type { CampaignProgress, Segment } from '../../../contract/campaigns.js'
+import { deliveryFigures, MAIL_COUNTS } from '../../../contract/mail-figures.js'
+import { byKey, ofKind, type TallyKind, type TallyRow } from '../tallies/shared.js'
 
 export interface CampaignRow {
   id: number
@@ -12,22 +15,30 @@ export interface CampaignRow {
   paused_reason?: string | null
 }
 
-export const noMails = (): Record<MailState, number> => ({ queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 })
+/** The tallies a campaign's progress is made of. */
+export const PROGRESS_TALLIES = ['outbox', 'mail-campaign'] as const satisfies readonly TallyKind[]
 
-/** A sent campaign is finished once none of its mails waits (queued, or being sent). */
-export function progressOf(row: CampaignRow, mails: Record<MailState, number> = noMails()): CampaignProgress {
-  const queued = mails.queued + mails.sending
-  return {
-    id: row.id,
-    subject: row.subject,
-    status: row.status === 'draft' ? 'draft' : queued === 0 ? 'finished' : row.status,
-    recipients: row.recipients,
-    queued,
-    sent: mails.sent,
-    failed: mails.failed,
-    bounced: mails.bounced,
-    created_at: row.created_at,
-    segment: row.segment,
-    pausedReason: row.status === 'paused' ? (row.paused_reason ?? null) : null,
-  }
+const noMails = (): Record<MailState, number> => ({ queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 })
+
+/** Each campaign's progress from its row and the tallies of PROGRESS_TALLIES (keyed by its id). */
+export function progressOf(rows: readonly CampaignRow[], tallies: readonly TallyRow[]): CampaignProgress[] {
+  const states = byKey(ofKind(tallies, 'outbox'), MAIL_STATES)
+  const mails = byKey(ofKind(tallies, 'mail-campaign'), MAIL_COUNTS)
+  return rows.map((row) => {
+    const state = states.get(String(row.id)) ?? noMails()
+    const queued = state.queued + state.sending
+    return {
+      id: row.id,
+      subject: row.subject,
+      // A sent campaign is finished once none of its mails waits (queued, or being sent).
+      status: row.status === 'draft' ? 'draft' : queued === 0 ? 'finished' : row.status,
+      recipients: row.recipients,
+      queued,
+      failed: state.failed,
+      delivery: deliveryFigures(mails.get(String(row.id)) ?? { sent: 0, refused: 0, hard: 0, soft: 0, complained: 0, unsubscribed: 0 }),
+      created_at: row.created_at,
+      segment: row.segment,
+      pausedReason: row.status === 'paused' ? (row.paused_reason ?? null) : null,
+    }
+  })
 }

@@ -1,9 +1,9 @@
 // Campaigns in SQLite (docs/decisions/013-campaigns.md): drafts made, changed and deleted; a
 // segment counted; a draft sent by queueing one outbox row per recipient in one transaction.
 import type Database from 'better-sqlite3'
-import { type MailState } from '../../../contract/admin-api.js'
 import type { CampaignProgress, Segment } from '../../../contract/campaigns.js'
-import { noMails, progressOf } from './progress.js'
+import { PROGRESS_TALLIES, progressOf } from './progress.js'
+import type { SqliteTallies } from '../tallies/sqlite.js'
 import { type SegmentFilter, segmentFilter } from './segment.js'
 import { type Run, auditWriter, now } from '../shared/sqlite.js'
 import type { AuditEntry, Campaign, CampaignStore, DraftChange } from '../types.js'
@@ -49,6 +49,7 @@ export function createSqliteCampaigns(
   run: Run,
   growth: { readyNow(): string[] },
   breeds: { readyNow(): string[] },
+  tallies: SqliteTallies,
 ): CampaignStore {
   const writeAudit = auditWriter(db)
   /** The segment as SQL parameters, its ready countries worked out now (inside the caller's transaction). */
@@ -69,11 +70,8 @@ export function createSqliteCampaigns(
     recipients: number
     created_at: string
   }
-  const rows = db.prepare(
+  const campaignRows = db.prepare(
     'SELECT id, subject, segment, status, recipients, created_at, paused_reason FROM campaigns WHERE @id IS NULL OR id = @id ORDER BY id DESC',
-  )
-  const states = db.prepare(
-    `SELECT campaign_id, state, count(*) AS n FROM outbox WHERE campaign_id IS NOT NULL AND (@id IS NULL OR campaign_id = @id) GROUP BY campaign_id, state`,
   )
   const start = db
     .prepare(`UPDATE campaigns SET status = 'sending', sent_at = @now WHERE id = @id AND status = 'draft' RETURNING segment`)
@@ -116,15 +114,8 @@ export function createSqliteCampaigns(
   const sending = db.prepare(`SELECT 1 FROM campaigns WHERE id = ? AND status = 'sending'`).pluck()
 
   function progress(id: number | null): CampaignProgress[] {
-    const counts = new Map<number, Record<MailState, number>>()
-    for (const { campaign_id, state, n } of states.all({ id }) as { campaign_id: number; state: MailState; n: number }[]) {
-      const entry = counts.get(campaign_id) ?? noMails()
-      entry[state] = n
-      counts.set(campaign_id, entry)
-    }
-    return (rows.all({ id }) as Row[]).map((row) => {
-      return progressOf({ ...row, segment: JSON.parse(row.segment) as Segment }, counts.get(row.id))
-    })
+    const rows = (campaignRows.all({ id }) as Row[]).map((row) => ({ ...row, segment: JSON.parse(row.segment) as Segment }))
+    return progressOf(rows, tallies.readNow(PROGRESS_TALLIES, id === null ? undefined : String(id)))
   }
 
   // One transaction: the status moves from draft once, and every recipient's row is made with it.

@@ -1,108 +1,94 @@
-// The deliverability figures from what each store counts (docs/decisions/020-deliverability.md):
-// the same arithmetic for both, so that SQLite and PostgreSQL cannot drift apart in what a figure means.
+// The deliverability figures (docs/decisions/020-deliverability.md) from the tallies both stores
+// keep (docs/decisions/021-tallies.md): the same arithmetic for both, and the same as every other
+// view that says what became of mails (contract/mail-figures.ts).
 import {
   COMPLAINT_RATE_DAYS,
   COMPLAINT_RATE_LIMIT,
   type CampaignDeliverability,
   type Deliverability,
-  type DeliveryFigures,
   DOMAIN_ROWS,
   type DomainDeliverability,
   isAboveComplaintLimit,
 } from '../../../contract/deliverability.js'
+import { deliveryFigures, MAIL_COUNTS, type MailCounts } from '../../../contract/mail-figures.js'
+import { byKey, ofKind, recordOf, type TallyKind, type TallyRow } from '../tallies/shared.js'
 
-/** Mails handed to the mail server (state sent or bounced), and of them those it refused at once (bounced). */
-export interface SentCounts {
-  sent: number
-  refused: number
+/** The tallies the figures are made of. */
+export const DELIVERABILITY_TALLIES = [
+  'outbox',
+  'mail-campaign',
+  'mail-domain',
+  'mail-day',
+  'mail-unattributed',
+] as const satisfies readonly TallyKind[]
+
+/** A campaign that was sent, as its row says it. */
+export interface SentCampaign {
+  id: number
+  subject: string
+  status: 'sending' | 'paused'
+  pausedReason: string | null
 }
 
-/** Of the mails handed over: distinct mails with a hard bounce reported after it took them, a soft bounce, a complaint. */
-export interface EventCounts {
-  hardAfter: number
-  soft: number
-  complained: number
-}
-
-/** What a store counts; each list keyed by campaign id or domain, absent keys counting 0. */
-export interface DeliverabilityCounts {
-  campaigns: (SentCounts & { id: number; subject: string; status: 'sending' | 'paused'; pausedReason: string | null; waiting: number })[]
-  campaignEvents: (EventCounts & { id: number })[]
-  campaignUnsubscribed: { id: number; unsubscribed: number }[]
-  /** The DOMAIN_ROWS most mailed domains, the most first… */
-  domains: (SentCounts & { domain: string })[]
-  /** …and every domain's together. */
-  domainTotals: SentCounts & { domains: number }
-  domainEvents: (EventCounts & { domain: string })[]
-  domainUnsubscribed: { domain: string; unsubscribed: number }[]
-  window: { complaints: number; sent: number }
-  unattributed: Deliverability['unattributed']
-}
-
-/** The start of the complaint rate's window as of `now`: midnight (UTC) COMPLAINT_RATE_DAYS days back, today counted as one. */
+/** The first day of the complaint rate's window as of `now`: COMPLAINT_RATE_DAYS days back (UTC), today counted as one. */
 export const windowStart = (now: Date): string =>
-  `${new Date(now.getTime() - (COMPLAINT_RATE_DAYS - 1) * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`
+  new Date(now.getTime() - (COMPLAINT_RATE_DAYS - 1) * 86_400_000).toISOString().slice(0, 10)
 
-const none: EventCounts = { hardAfter: 0, soft: 0, complained: 0 }
+const none: MailCounts = { sent: 0, refused: 0, hard: 0, soft: 0, complained: 0, unsubscribed: 0 }
 
-function figuresOf(sent: SentCounts, events: EventCounts, unsubscribed: number): DeliveryFigures {
-  const hardBounced = sent.refused + events.hardAfter
-  return {
-    sent: sent.sent,
-    delivered: sent.sent - hardBounced,
-    hardBounced,
-    softBounced: events.soft,
-    complained: events.complained,
-    unsubscribed,
-  }
-}
+export function deliverabilityOf(sent: readonly SentCampaign[], tallies: readonly TallyRow[], countedAt: Date): Deliverability {
+  const waiting = byKey(ofKind(tallies, 'outbox'), ['queued', 'sending'] as const)
+  const campaignCounts = byKey(ofKind(tallies, 'mail-campaign'), MAIL_COUNTS)
+  const campaigns = sent.map((row): CampaignDeliverability => {
+    const queue = waiting.get(String(row.id))
+    return {
+      id: row.id,
+      subject: row.subject,
+      // As the campaigns' own progress says it: finished once none of its mails waits.
+      status: (queue?.queued ?? 0) + (queue?.sending ?? 0) === 0 ? 'finished' : row.status,
+      pausedReason: row.status === 'paused' ? row.pausedReason : null,
+      ...deliveryFigures(campaignCounts.get(String(row.id)) ?? none),
+    }
+  })
 
-export function deliverabilityOf(counts: DeliverabilityCounts, countedAt: Date): Deliverability {
-  const campaignEvents = new Map(counts.campaignEvents.map((row) => [row.id, row]))
-  const campaignUnsubscribed = new Map(counts.campaignUnsubscribed.map((row) => [row.id, row.unsubscribed]))
-  const campaigns = counts.campaigns.map((row): CampaignDeliverability => ({
-    id: row.id,
-    subject: row.subject,
-    // As the campaigns' own progress says it: finished once none of its mails waits.
-    status: row.waiting === 0 ? 'finished' : row.status,
-    pausedReason: row.status === 'paused' ? row.pausedReason : null,
-    ...figuresOf(row, campaignEvents.get(row.id) ?? none, campaignUnsubscribed.get(row.id) ?? 0),
-  }))
-
-  // The listed domains one by one; whatever else was mailed, pooled in one row.
-  const listed = new Set(counts.domains.map((row) => row.domain))
-  const domainEvents = new Map(counts.domainEvents.map((row) => [row.domain, row]))
-  const domainUnsubscribed = new Map(counts.domainUnsubscribed.map((row) => [row.domain, row.unsubscribed]))
-  const domains = counts.domains.slice(0, DOMAIN_ROWS).map((row): DomainDeliverability => ({
-    domain: row.domain,
-    domains: 1,
-    ...figuresOf(row, domainEvents.get(row.domain) ?? none, domainUnsubscribed.get(row.domain) ?? 0),
-  }))
-  const others = counts.domainTotals.domains - domains.length
-  if (others > 0) {
-    const sumOf = (key: keyof SentCounts) => counts.domainTotals[key] - counts.domains.reduce((sum, row) => sum + row[key], 0)
-    const unlisted = <T>(rows: readonly (T & { domain: string })[]) => rows.filter((row) => !listed.has(row.domain))
-    const events = unlisted(counts.domainEvents).reduce<EventCounts>(
-      (sum, row) => ({ hardAfter: sum.hardAfter + row.hardAfter, soft: sum.soft + row.soft, complained: sum.complained + row.complained }),
-      none,
+  // The most mailed domains one by one; whatever else was mailed, pooled in one row.
+  const byDomain = [...byKey(ofKind(tallies, 'mail-domain'), MAIL_COUNTS)]
+    .filter(([, counts]) => counts.sent > 0)
+    .sort(([a, x], [b, y]) => y.sent - x.sent || (a < b ? -1 : a > b ? 1 : 0))
+  const domains = byDomain
+    .slice(0, DOMAIN_ROWS)
+    .map(([domain, counts]): DomainDeliverability => ({ domain, domains: 1, ...deliveryFigures(counts) }))
+  const rest = byDomain.slice(DOMAIN_ROWS)
+  if (rest.length > 0) {
+    const pooled = rest.reduce<MailCounts>(
+      (sum, [, counts]) => {
+        for (const field of MAIL_COUNTS) sum[field] += counts[field]
+        return sum
+      },
+      { ...none },
     )
-    const unsubscribed = unlisted(counts.domainUnsubscribed).reduce((sum, row) => sum + row.unsubscribed, 0)
-    domains.push({ domain: null, domains: others, ...figuresOf({ sent: sumOf('sent'), refused: sumOf('refused') }, events, unsubscribed) })
+    domains.push({ domain: null, domains: rest.length, ...deliveryFigures(pooled) })
   }
 
-  const rate = counts.window.sent === 0 ? null : counts.window.complaints / counts.window.sent
+  const since = windowStart(countedAt)
+  const window = recordOf(
+    ofKind(tallies, 'mail-day').filter((row) => row.key >= since),
+    ['sent', 'complaints'] as const,
+  )
+  const unattributed = recordOf(ofKind(tallies, 'mail-unattributed'), ['hard', 'soft', 'complained'] as const)
+  const rate = window.sent === 0 ? null : window.complaints / window.sent
   return {
     complaintRate: {
       days: COMPLAINT_RATE_DAYS,
-      complaints: counts.window.complaints,
-      sent: counts.window.sent,
+      complaints: window.complaints,
+      sent: window.sent,
       rate,
       limit: COMPLAINT_RATE_LIMIT,
       above: isAboveComplaintLimit(rate),
     },
     campaigns,
     domains,
-    unattributed: counts.unattributed,
+    unattributed: { hardBounced: unattributed.hard, softBounced: unattributed.soft, complained: unattributed.complained },
     countedAt: countedAt.toISOString(),
   }
 }

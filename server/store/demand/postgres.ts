@@ -4,8 +4,7 @@ import type pg from 'pg'
 import type { Segments } from '../../../contract/campaigns.js'
 import { metersOf } from '../growth/launch.js'
 import type { PostgresGrowth } from '../growth/postgres.js'
-
-const TOP_INVITERS = 10
+import { type NamedBreed, namedBreed, TOP_BREEDS, TOP_INVITERS } from './shared.js'
 
 export async function postgresDemandMap(pool: pg.Pool, growth: PostgresGrowth, breed: string | null): Promise<Segments> {
   // Counts as int: pg reads bigint as text.
@@ -25,11 +24,16 @@ export async function postgresDemandMap(pool: pg.Pool, growth: PostgresGrowth, b
      FROM waitlist WHERE unsubscribed_at IS NULL AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $1)) GROUP BY country ORDER BY total DESC, country LIMIT 50`,
     [breed],
   )
-  const topBreeds = await pool.query<Segments['topBreeds'][number]>(
-    `SELECT min(named) AS breed, count(*) FILTER (WHERE role = 'breeder')::int AS breeders, count(*) FILTER (WHERE role = 'owner')::int AS owners,
-       count(*) FILTER (WHERE role IS DISTINCT FROM 'breeder' AND role IS DISTINCT FROM 'owner')::int AS others, count(*)::int AS total
-     FROM waitlist, unnest(breeds) AS named WHERE unsubscribed_at IS NULL AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $1))
-     GROUP BY lower(named) ORDER BY total DESC, breed LIMIT 20`,
+  // One breed once per person however many spellings they gave it; a name the catalogue missed by its key.
+  const topBreeds = await pool.query<NamedBreed>(
+    `SELECT named.breed AS id, min(named.name) AS name,
+       count(DISTINCT w.id) FILTER (WHERE w.role = 'breeder')::int AS breeders, count(DISTINCT w.id) FILTER (WHERE w.role = 'owner')::int AS owners,
+       count(DISTINCT w.id) FILTER (WHERE w.role IS DISTINCT FROM 'breeder' AND w.role IS DISTINCT FROM 'owner')::int AS others,
+       count(DISTINCT w.id)::int AS total
+     FROM signup_breeds AS named JOIN waitlist AS w ON w.id = named.signup_id
+     WHERE w.unsubscribed_at IS NULL AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = w.id AND signup_breeds.breed = $1))
+     GROUP BY named.breed, CASE WHEN named.breed IS NULL THEN coalesce(named.name_key, lower(named.name)) END
+     ORDER BY total DESC, name LIMIT ${TOP_BREEDS}`,
     [breed],
   )
   const total = totals.rows[0] ?? { total: 0, confirmed: 0, unsubscribed: 0 }
@@ -38,7 +42,7 @@ export async function postgresDemandMap(pool: pg.Pool, growth: PostgresGrowth, b
     ...total,
     byRoleCountry: byRoleCountry.rows,
     byCountry: byCountry.rows,
-    topBreeds: topBreeds.rows,
+    topBreeds: topBreeds.rows.map(namedBreed),
     meters: metersOf(await growth.countsOn(pool), targets),
     targets,
     topInviters: await growth.topInvitersOn(pool, TOP_INVITERS),

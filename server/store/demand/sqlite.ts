@@ -4,8 +4,7 @@ import type Database from 'better-sqlite3'
 import type { Segments } from '../../../contract/campaigns.js'
 import { metersOf } from '../growth/launch.js'
 import type { SqliteGrowth } from '../growth/sqlite.js'
-
-const TOP_INVITERS = 10
+import { type NamedBreed, namedBreed, TOP_BREEDS, TOP_INVITERS } from './shared.js'
 
 export function sqliteDemandMap(db: Database.Database, growth: SqliteGrowth, breed: string | null): Segments {
   const totals = db
@@ -30,14 +29,18 @@ export function sqliteDemandMap(db: Database.Database, growth: SqliteGrowth, bre
        FROM waitlist WHERE unsubscribed_at IS NULL AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed)) GROUP BY country ORDER BY total DESC, country LIMIT 50`,
     )
     .all({ breed }) as Segments['byCountry']
+  // One breed once per person however many spellings they gave it; a name the catalogue missed by its key.
   const topBreeds = db
     .prepare(
-      `SELECT min(named.value) AS breed, sum(role = 'breeder') AS breeders, sum(role = 'owner') AS owners,
-         sum(role IS NOT 'breeder' AND role IS NOT 'owner') AS others, count(*) AS total
-       FROM waitlist, json_each(waitlist.breeds) AS named WHERE unsubscribed_at IS NULL AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed))
-       GROUP BY lower(named.value) ORDER BY total DESC, breed LIMIT 20`,
+      `SELECT named.breed AS id, min(named.name) AS name,
+         count(DISTINCT CASE WHEN w.role = 'breeder' THEN w.id END) AS breeders, count(DISTINCT CASE WHEN w.role = 'owner' THEN w.id END) AS owners,
+         count(DISTINCT CASE WHEN w.role IS NOT 'breeder' AND w.role IS NOT 'owner' THEN w.id END) AS others, count(DISTINCT w.id) AS total
+       FROM signup_breeds AS named JOIN waitlist AS w ON w.id = named.signup_id
+       WHERE w.unsubscribed_at IS NULL AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = w.id AND signup_breeds.breed = @breed))
+       GROUP BY named.breed, CASE WHEN named.breed IS NULL THEN coalesce(named.name_key, lower(named.name)) END
+       ORDER BY total DESC, name LIMIT ${TOP_BREEDS}`,
     )
-    .all({ breed }) as Segments['topBreeds']
+    .all({ breed }) as NamedBreed[]
   const targets = growth.targetsNow()
   const byLocale = db
     .prepare(
@@ -50,7 +53,7 @@ export function sqliteDemandMap(db: Database.Database, growth: SqliteGrowth, bre
     byLocale,
     byRoleCountry,
     byCountry,
-    topBreeds,
+    topBreeds: topBreeds.map(namedBreed),
     meters: metersOf(growth.countsNow(), targets),
     targets,
     topInviters: growth.topInvitersNow(TOP_INVITERS),

@@ -144,7 +144,7 @@ export function createPostgresGrowth(pool: pg.Pool, run: Run): PostgresGrowth {
         // Each day's sign-ups as a cohort: how many went on to confirm, to tell their profile, to bring a confirmed sign-up.
         const cohortsPerDay = await pool.query<Omit<FunnelDay, 'views' | 'visitors'>>(
           `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS signups, count(confirmed_at)::int AS confirmed,
-             count(*) FILTER (WHERE role IS NOT NULL OR country IS NOT NULL OR cardinality(breeds) > 0)::int AS profiled,
+             count(*) FILTER (WHERE role IS NOT NULL OR country IS NOT NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_id = waitlist.id))::int AS profiled,
              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL))::int AS inviters
            FROM waitlist
            WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC' AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $3))

@@ -52,7 +52,7 @@ export function createSqliteGrowth(db: Database.Database, run: Run): SqliteGrowt
   // Each day's sign-ups as a cohort: how many of them went on to confirm, to tell their profile, to bring a confirmed sign-up.
   const cohortsPerDay = db.prepare(
     `SELECT substr(created_at, 1, 10) AS day, count(*) AS signups, count(confirmed_at) AS confirmed,
-       coalesce(sum(role IS NOT NULL OR country IS NOT NULL OR breeds <> '[]'), 0) AS profiled,
+       coalesce(sum(role IS NOT NULL OR country IS NOT NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_id = waitlist.id)), 0) AS profiled,
        coalesce(sum(EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL)), 0) AS inviters
      FROM waitlist WHERE created_at >= @start AND created_at < @end AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed)) GROUP BY day`,
   )

@@ -1,11 +1,12 @@
 // The outbox in PostgreSQL, the same as outbox/sqlite.ts; instances claim rows with FOR UPDATE SKIP LOCKED.
 import type pg from 'pg'
-import { MAIL_STATES, type MailState } from '../../../contract/admin-api.js'
 import type { Locale } from '../../../contract/locales.js'
 import { hashToken, newToken } from '../../secrets.js'
 import { createGroupCommit } from '../shared/group-commit.js'
 import { inTransaction, iso, type Run } from '../shared/postgres.js'
+import { readTallies } from '../tallies/postgres.js'
 import type { ClaimedMail, OutboxStore } from '../types.js'
+import { FIGURES_TALLIES, mailFiguresOf, stateCounts } from './shared.js'
 
 /**
  * The next mails due, in the outbox's order (confirmations first, then the longest due), walked
@@ -123,12 +124,8 @@ export function createPostgresOutbox(pool: pg.Pool, run: Run): OutboxStore {
             error,
           ])),
       ),
-    counts: () =>
-      run(async () => {
-        const result = await pool.query<{ state: MailState; n: string }>('SELECT state, count(*) AS n FROM outbox GROUP BY state')
-        const found = new Map(result.rows.map((r) => [r.state, Number(r.n)]))
-        return Object.fromEntries(MAIL_STATES.map((state) => [state, found.get(state) ?? 0])) as Record<MailState, number>
-      }),
+    counts: () => run(async () => stateCounts(await readTallies(pool, ['outbox']))),
+    figures: () => run(async () => mailFiguresOf(await readTallies(pool, FIGURES_TALLIES))),
     nextDue: () =>
       run(async () => {
         const result = await pool.query<{ at: string | null }>(

@@ -1,12 +1,13 @@
 // The outbox in SQLite (docs/decisions/011-the-outbox.md): mails claimed under a lease in the
 // outbox's order, marked sent in group commits, retried, given up; its counts by state.
 import type Database from 'better-sqlite3'
-import { MAIL_STATES, type MailState } from '../../../contract/admin-api.js'
 import type { Locale } from '../../../contract/locales.js'
 import { hashToken, newToken } from '../../secrets.js'
 import { createGroupCommit } from '../shared/group-commit.js'
 import { now, type Run, toStoreError } from '../shared/sqlite.js'
+import type { SqliteTallies } from '../tallies/sqlite.js'
 import type { ClaimedMail, OutboxStore } from '../types.js'
+import { FIGURES_TALLIES, mailFiguresOf, stateCounts } from './shared.js'
 
 /**
  * The next mails due, in the outbox's order (campaigns last: confirmations and operators' links
@@ -30,7 +31,7 @@ export const CLAIM_SQL = `WITH due AS (
     LEFT JOIN operators ON operators.id = outbox.operator_id
   ORDER BY kind = 'campaign', next_attempt_at, outbox.id`
 
-export function createSqliteOutbox(db: Database.Database, run: Run): OutboxStore {
+export function createSqliteOutbox(db: Database.Database, run: Run, tallies: SqliteTallies): OutboxStore {
   // One process per file: whatever was being sent when it last stopped is due again now.
   db.prepare(`UPDATE outbox SET state = 'queued', lease_until = NULL WHERE state = 'sending'`).run()
   const due = db.prepare(CLAIM_SQL)
@@ -102,7 +103,6 @@ export function createSqliteOutbox(db: Database.Database, run: Run): OutboxStore
   const extendAll = db.transaction((ids: readonly number[], leaseUntil: string) => {
     for (const id of ids) extend.run({ id, leaseUntil })
   })
-  const counts = db.prepare('SELECT state, count(*) AS n FROM outbox GROUP BY state')
   const nextDue = db
     .prepare(
       `SELECT min(CASE WHEN state = 'queued' THEN next_attempt_at ELSE lease_until END) FROM outbox WHERE state IN ('queued', 'sending')`,
@@ -114,11 +114,8 @@ export function createSqliteOutbox(db: Database.Database, run: Run): OutboxStore
     markSent: (id) => sentMarks.submit(id),
     retryAt: (id, at, error) => run(() => void retry.run({ id, at, error })),
     giveUp: (id, state, error) => run(() => void giveUp.run({ id, state, error })),
-    counts: () =>
-      run(() => {
-        const found = new Map((counts.all() as { state: MailState; n: number }[]).map((r) => [r.state, r.n]))
-        return Object.fromEntries(MAIL_STATES.map((state) => [state, found.get(state) ?? 0])) as Record<MailState, number>
-      }),
+    counts: () => run(() => stateCounts(tallies.readNow(['outbox']))),
+    figures: () => run(() => mailFiguresOf(tallies.readNow(FIGURES_TALLIES))),
     nextDue: () => run(() => (nextDue.get() as string | null) ?? null),
   }
 }

@@ -10,8 +10,30 @@ export type Queryable = pg.Pool | pg.PoolClient
 
 export type Run = <T>(work: () => Promise<T>) => Promise<T>
 
-/** Runs `work` in one transaction on one pooled connection. */
+/** How often a transaction that lost a deadlock or a serialization race is tried again before it fails. */
+export const TRANSACTION_ATTEMPTS = 5
+
+/** A deadlock (40P01) or a serialization failure (40001): nothing was written, and trying again may pass. */
+const isRetryable = (error: unknown) => ['40P01', '40001'].includes(String((error as { code?: unknown } | null)?.code))
+
+/**
+ * Runs `work` in one transaction on one pooled connection. A transaction that PostgreSQL chose as a
+ * deadlock's victim, or that lost a serialization race, is rolled back whole and run again (up to
+ * TRANSACTION_ATTEMPTS times, a short random wait between), so such a failure never reaches the
+ * visitor: `work` must do nothing outside the transaction that it would be wrong to do twice.
+ */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await once(pool, work)
+    } catch (error) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !isRetryable(error)) throw error
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt))
+    }
+  }
+}
+
+async function once<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect()
   // A server that goes away while the connection is checked out emits here, not only through the
   // query under way; without a listener that would crash the process. The query fails anyway.

@@ -18,12 +18,13 @@ import {
 import { SIGNUP_MAIL_COLUMNS } from './mail-columns.js'
 
 export const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
-    confirmed_at, unsubscribed_at, role, breeds, country, invited_by, locale,
+    confirmed_at, unsubscribed_at, role, country, invited_by, locale,
+  (SELECT json_group_array(name) FROM (SELECT name FROM signup_breeds WHERE signup_id = waitlist.id ORDER BY position)) AS breeds,
   (SELECT inviter.email FROM waitlist AS inviter WHERE inviter.id = waitlist.invited_by) AS invited_by_email,
   (SELECT count(*) FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
 
 export type SignUpRow = Omit<SignUp, 'breeds'> & { breeds: string }
-/** breeds is a JSON array in SQLite. */
+/** breeds: the names of the profile's rows, in their order (a JSON array in SQLite). */
 export const toSignUp = (row: SignUpRow): SignUp => ({ ...row, breeds: JSON.parse(row.breeds) as string[] })
 
 /** SQLite's lower(): ASCII letters only, as the unique index on lower(email) compares addresses. */

@@ -50,7 +50,8 @@ interface RowActions {
 }
 
 function ProgressRow({ campaign, onPause, onOpen, onDelete }: { campaign: CampaignProgress } & RowActions) {
-  const done = campaign.sent + campaign.failed + campaign.bounced
+  // Handed to the mail server (taken or refused), or given up: what will not be sent again.
+  const done = campaign.delivery.sent + campaign.failed
   const percent = campaign.recipients === 0 ? (campaign.status === 'draft' ? 0 : 100) : Math.round((done / campaign.recipients) * 100)
   return (
     <li className="py-3">
@@ -83,13 +84,13 @@ function ProgressRow({ campaign, onPause, onOpen, onDelete }: { campaign: Campai
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
-        aria-valuetext={`${percent}%: ${text.progress(campaign.sent, campaign.recipients)}`}
+        aria-valuetext={`${percent}%: ${text.progress(campaign.delivery.sent, campaign.recipients)}`}
         className="mt-2 h-3 overflow-hidden rounded-full bg-stone-200"
       >
         <div className="h-full rounded-full bg-brand-700 transition-[width]" style={{ width: `${percent}%` }} />
       </div>
       <p className="mt-1 text-sm text-stone-700">
-        {text.progress(campaign.sent, campaign.recipients)} · {text.counts(campaign.queued, campaign.failed, campaign.bounced)}
+        {text.progress(campaign.delivery.sent, campaign.recipients)} · {text.counts(campaign.queued, campaign.failed, campaign.delivery)}
       </p>
       {campaign.pausedReason ? (
         <p className="mt-1 text-sm font-medium text-red-800">

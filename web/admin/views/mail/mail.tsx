@@ -1,7 +1,8 @@
-// The mail side for the team: the outbox by state, followed live, and, without SMTP, the local
+// The mail side for the team: the queue and what became of every mail, followed live, and, without SMTP, the local
 // mailbox with a preview of each mail as a client shows it (links open in a new tab).
 import { useEffect, useRef, useState } from 'react'
-import { type LocalMailPreview, MAIL_STATES, type MailOverview } from '../../../../contract/admin-api'
+import type { LocalMailPreview, MailOverview } from '../../../../contract/admin-api'
+import type { DeliveryFigures, QueueFigures } from '../../../../contract/mail-figures'
 import { Button } from '../../../components/ui/button'
 import { adminContent } from '../../content'
 import { useAdmin } from '../../session'
@@ -9,6 +10,19 @@ import { useAdmin } from '../../session'
 const copy = adminContent.mail
 /** How often the outbox's figures are fetched again while the page is open. */
 const REFRESH_MS = 3000
+
+/** The queue, then what became of the mails handed over: the same figures Deliverability shows per campaign and domain. */
+const QUEUE = ['queued', 'sending', 'failed'] as const satisfies readonly (keyof QueueFigures)[]
+const FIGURES = ['sent', 'delivered', 'hardBounced', 'softBounced', 'complained'] as const satisfies readonly (keyof DeliveryFigures)[]
+
+function Figure({ label, value }: { label: string; value: number | undefined }) {
+  return (
+    <div className="rounded-xl bg-stone-100 px-4 py-3">
+      <dt className="text-sm text-stone-600">{label}</dt>
+      <dd className="text-2xl font-bold text-stone-900">{value === undefined ? '…' : value.toLocaleString('en')}</dd>
+    </div>
+  )
+}
 
 /** The mail's HTML inside a sandbox: no script runs, and links open outside it, in a new tab. */
 const framed = (html: string) => `<base target="_blank">${html}`
@@ -64,12 +78,14 @@ export function MailView() {
       <h2 id="mail-heading" className="text-sm font-semibold text-stone-600 uppercase">
         {copy.heading}
       </h2>
-      <dl aria-label={copy.outbox} className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-5">
-        {MAIL_STATES.map((state) => (
-          <div key={state} className="rounded-xl bg-stone-100 px-4 py-3">
-            <dt className="text-sm text-stone-600">{copy.states[state]}</dt>
-            <dd className="text-2xl font-bold text-stone-900">{overview ? overview.outbox[state].toLocaleString('en') : '…'}</dd>
-          </div>
+      <dl aria-label={copy.outbox} className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {QUEUE.map((state) => (
+          <Figure key={state} label={copy.states[state]} value={overview?.queue[state]} />
+        ))}
+      </dl>
+      <dl aria-label={copy.delivery} className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {FIGURES.map((figure) => (
+          <Figure key={figure} label={adminContent.figures[figure]} value={overview?.delivery[figure]} />
         ))}
       </dl>
       {overview ? <p className="mt-3 text-sm text-stone-600">{overview.transport === 'smtp' ? copy.viaSmtp : copy.viaFiles}</p> : null}
