@@ -4,23 +4,36 @@
 // the VERP id or the Message-ID first, else by the address given.
 import { createHmac } from 'node:crypto'
 import type { MailEventType } from '../../contract/mail-events.js'
-import type { ClaimedMail, PauseRule, SuppressionStore } from '../store/types.js'
+import type { ClaimedMail, MailEventRecord, PauseRule, RecordOptions, SuppressionStore } from '../store/types.js'
 import type { OutgoingMail } from './transport.js'
+
+/** A bounce or complaint from any source. `messageKey` (a Message-ID's left part) or `outboxId` (a VERP return path's) find the mail and its original recipient; `email` is the fallback. */
+export interface MailReportEvent {
+  email?: string | null
+  messageKey?: string | null
+  outboxId?: number | null
+  type: MailEventType
+  source: string
+  eventId?: string | null
+}
+
+export interface ReportOutcome {
+  /** A mail of ours, or an address, says whom it is about. */
+  found: boolean
+  recorded: boolean
+  suppressed: boolean
+  pausedCampaign?: number | null
+}
 
 export interface Suppressions {
   hash(email: string): Promise<string>
+  /** Records one bounce or complaint. */
+  report(event: MailReportEvent): Promise<ReportOutcome>
   /**
-   * Records a bounce or complaint. `messageKey` (a Message-ID's left part) or `outboxId` (a VERP
-   * return path's) find the mail and its original recipient; `email` is the fallback.
+   * Records a report's events in one transaction (a provider's batch): null when one of its
+   * single-use keys (`once`) was taken before, and nothing was recorded.
    */
-  report(event: {
-    email?: string | null
-    messageKey?: string | null
-    outboxId?: number | null
-    type: MailEventType
-    source: string
-    eventId?: string | null
-  }): Promise<{ found: boolean; recorded: boolean; suppressed: boolean; pausedCampaign?: number | null }>
+  reportAll(events: readonly MailReportEvent[], options?: Pick<RecordOptions, 'once' | 'rememberMs'>): Promise<ReportOutcome[] | null>
   /** The tag a VERP address carries beside the mail's number, so that no one can forge a report about another mail. */
   verpTag(id: number): Promise<string>
   /** The ids of the mails whose recipients are suppressed. */
@@ -42,6 +55,42 @@ export function createSuppressions(store: SuppressionStore, rule?: PauseRule): S
     createHmac('sha256', await keyNow())
       .update(email.trim().toLowerCase())
       .digest('hex')
+  async function reportAll(events: readonly MailReportEvent[], options: Pick<RecordOptions, 'once' | 'rememberMs'> = {}) {
+    // Whom each event is about: its mail (by VERP id, then Message-ID), else the address given.
+    const keys = events.flatMap((event) => (event.messageKey ? [event.messageKey] : []))
+    const byKey = keys.length > 0 ? await store.messagesOf(keys) : new Map<string, { outboxId: number; email: string }>()
+    const found: ({ event: MailReportEvent; email: string; outboxId: number | null } | null)[] = []
+    for (const event of events) {
+      const message =
+        (event.outboxId ? await store.outboxOf(event.outboxId) : undefined) ?? (event.messageKey ? byKey.get(event.messageKey) : undefined)
+      const email = message?.email ?? event.email ?? null
+      found.push(email === null ? null : { event, email, outboxId: message?.outboxId ?? null })
+    }
+    const records: MailEventRecord[] = []
+    for (const entry of found)
+      if (entry)
+        records.push({
+          email: entry.email,
+          emailHash: await hash(entry.email),
+          type: entry.event.type,
+          source: entry.event.source,
+          eventId: entry.event.eventId ?? null,
+          outboxId: entry.outboxId,
+        })
+    const result = await store.record(records, { ...options, ...(rule ? { rule } : {}) })
+    if (!result.taken) return null
+    let next = 0
+    return found.map((entry): ReportOutcome => {
+      if (!entry) return { found: false, recorded: false, suppressed: false }
+      const outcome = result.outcomes[next++]
+      return {
+        found: true,
+        recorded: outcome?.recorded ?? false,
+        suppressed: outcome?.suppressed ?? false,
+        pausedCampaign: outcome?.pausedCampaign ?? null,
+      }
+    })
+  }
   return {
     hash,
     verpTag: async (id) =>
@@ -49,25 +98,8 @@ export function createSuppressions(store: SuppressionStore, rule?: PauseRule): S
         .update(`verp:${id}`)
         .digest('hex')
         .slice(0, VERP_TAG_LENGTH),
-    report: async (event) => {
-      const message =
-        (event.outboxId ? await store.outboxOf(event.outboxId) : undefined) ??
-        (event.messageKey ? await store.messageOf(event.messageKey) : undefined)
-      const email = message?.email ?? event.email ?? null
-      if (!email) return { found: false, recorded: false, suppressed: false }
-      const outcome = await store.record(
-        {
-          email,
-          emailHash: await hash(email),
-          type: event.type,
-          source: event.source,
-          eventId: event.eventId ?? null,
-          outboxId: message?.outboxId ?? null,
-        },
-        rule,
-      )
-      return { found: true, recorded: outcome.recorded, suppressed: outcome.suppressed, pausedCampaign: outcome.pausedCampaign }
-    },
+    report: async (event) => (await reportAll([event]))?.[0] ?? { found: false, recorded: false, suppressed: false },
+    reportAll,
     suppressedMails: async (mails) => {
       if (mails.length === 0) return new Set()
       const hashes = new Map<number, string>()

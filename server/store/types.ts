@@ -50,6 +50,26 @@ export interface MailEventRecord {
   outboxId: number | null
 }
 
+/** How a report is recorded: the pause rule, its single-use keys, and how long they and its events' ids are remembered. */
+export interface RecordOptions {
+  rule?: PauseRule
+  once?: readonly string[]
+  /** At least the provider's retry window: a replay within it counts nothing, even after the sign-up and its events are gone. */
+  rememberMs?: number
+}
+
+export interface RecordOutcome {
+  recorded: boolean
+  suppressed: boolean
+  /** The campaign this report paused, if it did. */
+  pausedCampaign: number | null
+}
+
+export type RecordResult = { taken: false } | { taken: true; outcomes: RecordOutcome[] }
+
+/** How long a report's keys are remembered when its source says nothing (SendGrid retries for 24 hours). */
+export const REMEMBER_REPORTS_MS = 72 * 60 * 60 * 1000
+
 /** When a campaign pauses itself: hard bounces or complaints over its last deliveries above these fractions. */
 export interface PauseRule {
   bounceRate: number
@@ -61,11 +81,16 @@ export interface SuppressionStore {
   /** The key of the addresses' hashes (made by the migration). */
   key(): Promise<string>
   /**
-   * In one transaction: the event (none when its eventId was recorded before: `recorded` false),
-   * and what it decides: a hard bounce suppresses the address, a complaint unsubscribes its
-   * sign-up and suppresses it, soft bounces suppress from SOFT_BOUNCES_TO_SUPPRESS in SOFT_BOUNCE_DAYS.
+   * In one transaction, a report's events and what they decide: each event once (none whose
+   * eventId was recorded, or remembered, before: `recorded` false); a hard bounce suppresses the
+   * address, a complaint unsubscribes its sign-up and suppresses it, soft bounces suppress from
+   * SOFT_BOUNCES_TO_SUPPRESS in SOFT_BOUNCE_DAYS; a campaign whose last deliveries pass the rule
+   * pauses. With `once`, the request's single-use keys (a provider's nonce): when one was taken
+   * before and is still remembered, nothing at all is recorded (`taken` false).
    */
-  record(event: MailEventRecord, pause?: PauseRule): Promise<{ recorded: boolean; suppressed: boolean; pausedCampaign: number | null }>
+  record(events: readonly MailEventRecord[], options?: RecordOptions): Promise<RecordResult>
+  /** The outbox rows of these message keys (a Message-ID's left part), with their recipients' addresses. */
+  messagesOf(messageKeys: readonly string[]): Promise<Map<string, { outboxId: number; email: string }>>
   /** Which of these hashes are suppressed. */
   suppressedAmong(hashes: readonly string[]): Promise<Set<string>>
   /**
@@ -73,8 +98,6 @@ export interface SuppressionStore {
    * address has signed up again: the operators see whom the list holds (and the sign-up its mark).
    */
   relink(entries: readonly { emailHash: string; email: string }[]): Promise<void>
-  /** The outbox row of a message key (a Message-ID's left part), with its recipient's address. */
-  messageOf(messageKey: string): Promise<{ outboxId: number; email: string } | undefined>
   /** The outbox row of a VERP id, with its recipient's address. */
   outboxOf(id: number): Promise<{ outboxId: number; email: string } | undefined>
   list(query: string | null, limit: number): Promise<Suppression[]>

@@ -62,9 +62,8 @@ const mailgunFailed = (recipient: string, messageId: string, id: string, severit
 const sendgrid = generateKeyPairSync('ec', { namedCurve: 'P-256' })
 const SENDGRID_KEY = sendgrid.publicKey.export({ format: 'der', type: 'spki' }).toString('base64')
 /** SendGrid's signed request: ECDSA over the timestamp and the body as sent. */
-function sendgridRequest(events: unknown[], privateKey = sendgrid.privateKey) {
+function sendgridRequest(events: unknown[], privateKey = sendgrid.privateKey, timestamp = String(Math.floor(Date.now() / 1000))) {
   const body = JSON.stringify(events)
-  const timestamp = String(Math.floor(Date.now() / 1000))
   const signature = createSign('sha256')
     .update(timestamp + body)
     .sign(privateKey, 'base64')
@@ -122,11 +121,11 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
     expect((await hook(postmarkBounce('john@example.com', 1, 'HardBounce'), 'kennect:wrong-password-000')).status).toBe(401)
     expect((await post('/hooks/mail/postmark', postmarkBounce('john@example.com', 1, 'HardBounce'))).status).toBe(401)
     expect(await eventCount()).toBe(0)
-    expect(await (await hook(postmarkBounce('john@example.com', 4323372036854, 'HardBounce'))).json()).toEqual({ recorded: true })
-    expect(await (await hook(postmarkBounce('john@example.com', 4323372036854, 'HardBounce'))).json()).toEqual({ recorded: false })
-    expect(await (await hook(postmarkBounce('kim@example.com', 7, 'SoftBounce'))).json()).toEqual({ recorded: true })
+    expect(await (await hook(postmarkBounce('john@example.com', 4323372036854, 'HardBounce'))).json()).toEqual({ recorded: 1 })
+    expect(await (await hook(postmarkBounce('john@example.com', 4323372036854, 'HardBounce'))).json()).toEqual({ recorded: 0 })
+    expect(await (await hook(postmarkBounce('kim@example.com', 7, 'SoftBounce'))).json()).toEqual({ recorded: 1 })
     // An open or a delivery is not ours to act on: answered, ignored.
-    expect(await (await hook({ RecordType: 'Open', ID: 9, Email: 'kim@example.com' })).json()).toEqual({ recorded: false })
+    expect(await (await hook({ RecordType: 'Open', ID: 9, Email: 'kim@example.com' })).json()).toEqual({ recorded: 0 })
     expect(await suppressions()).toEqual(['john@example.com hard-bounce'])
     const complaint = { ...postmarkBounce('kim@example.com', 42, 'SpamComplaint'), RecordType: 'SpamComplaint', TypeCode: 512 }
     expect((await hook(complaint)).status).toBe(200)
@@ -150,7 +149,7 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
     expect(eml.join('\n')).toMatch(new RegExp(`^X-PM-Metadata-kennect-message: ${key}\r?$`, 'im'))
     // The bounce names a forwarder; its metadata (the key as the header spelled it) names Lena's mail.
     const bounce = { ...postmarkBounce('alias@forwarder.example', 99, 'HardBounce'), Metadata: { 'Kennect-Message': key } }
-    expect(await (await post('/hooks/mail/postmark', bounce, basic(POSTMARK))).json()).toEqual({ recorded: true })
+    expect(await (await post('/hooks/mail/postmark', bounce, basic(POSTMARK))).json()).toEqual({ recorded: 1 })
     expect(await suppressions()).toEqual(['lena@example.com hard-bounce'])
     const [event] = await runSql(server, sameSql('SELECT outbox_id FROM mail_events'))
     expect(Number(event?.outbox_id)).toBe(Number(mail?.id))
@@ -177,19 +176,19 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
       expect((await hook(mailgunBody(failed, MAILGUN_KEY, Math.floor(Date.now() / 1000) - 3600))).status).toBe(401)
       expect(await eventCount()).toBe(0)
       const signed = mailgunBody(failed)
-      expect(await (await hook(signed)).json()).toEqual({ recorded: true })
+      expect(await (await hook(signed)).json()).toEqual({ recorded: 1 })
       // The same signed request again, with another event in it: refused (its token was taken).
       expect((await hook({ ...signed, 'event-data': { ...failed, recipient: 'carl@example.com', event: 'complained' } })).status).toBe(401)
       // Mailgun delivering the event again signs it anew: counted once.
-      expect(await (await hook(mailgunBody(failed))).json()).toEqual({ recorded: false })
+      expect(await (await hook(mailgunBody(failed))).json()).toEqual({ recorded: 0 })
       expect(await (await hook(mailgunBody(mailgunFailed('carl@example.com', 'none@x', 'temp-1', 'temporary')))).json()).toEqual({
-        recorded: true,
+        recorded: 1,
       })
       expect(await suppressions()).toEqual(['alice@example.com hard-bounce'])
       const complained = { event: 'complained', id: 'c-1', recipient: 'carl@example.com', message: { headers: { 'message-id': 'none@x' } } }
       expect((await hook(mailgunBody(complained))).status).toBe(200)
       expect(await (await hook(mailgunBody({ event: 'delivered', id: 'd-1', recipient: 'carl@example.com' }))).json()).toEqual({
-        recorded: false,
+        recorded: 0,
       })
       expect(await suppressions()).toEqual(['alice@example.com hard-bounce', 'carl@example.com complaint'])
       expect((await post('/hooks/mail/postmark', postmarkBounce('carl@example.com', 1, 'HardBounce'))).status).toBe(404)
@@ -227,6 +226,9 @@ describe.each(STORES)('provider webhooks on $kind', ({ kind, available }) => {
     expect((await hook(sendgridRequest(events, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey))).status).toBe(401)
     expect((await hook({ ...signed, body: signed.body.replace('eve@', 'bob@') })).status).toBe(401)
     expect((await hook({ ...signed, headers: { ...signed.headers, 'x-twilio-email-event-webhook-signature': '' } })).status).toBe(401)
+    // Signed in 2001, or a day and a minute ago: older than SendGrid's retry window, a replay.
+    expect((await hook(sendgridRequest(events, sendgrid.privateKey, '1000000000'))).status).toBe(401)
+    expect((await hook(sendgridRequest(events, sendgrid.privateKey, String(Math.floor(Date.now() / 1000) - 86_460)))).status).toBe(401)
     expect(await eventCount()).toBe(0)
     expect(await (await hook(signed)).json()).toEqual({ recorded: 4 })
     // SendGrid retrying the batch: each event counted once.

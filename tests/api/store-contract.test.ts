@@ -227,7 +227,9 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     await store.outbox.markSent(a.id)
     await store.outbox.markSent(c.id)
     await store.outbox.giveUp(b.id, 'bounced', '550 no such user')
-    expect(await store.suppressions.messageOf(a.messageKey)).toEqual({ outboxId: a.id, email: 'a@Gmail.com' })
+    expect(await store.suppressions.messagesOf([a.messageKey, 'no-such-key'])).toEqual(
+      new Map([[a.messageKey, { outboxId: a.id, email: 'a@Gmail.com' }]]),
+    )
     const complaint = {
       email: 'a@Gmail.com',
       emailHash: 'hash-a',
@@ -236,8 +238,16 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
       eventId: 'e-1',
       outboxId: a.id,
     }
-    expect(await store.suppressions.record(complaint)).toMatchObject({ recorded: true, suppressed: true })
-    expect(await store.suppressions.record(complaint)).toMatchObject({ recorded: false, suppressed: false })
+    expect(await store.suppressions.record([complaint])).toEqual({
+      taken: true,
+      outcomes: [{ recorded: true, suppressed: true, pausedCampaign: null }],
+    })
+    // The same event again, in a report with a single-use key: counted once; the key is then taken.
+    expect(await store.suppressions.record([complaint], { once: ['nonce-1'] })).toEqual({
+      taken: true,
+      outcomes: [{ recorded: false, suppressed: false, pausedCampaign: null }],
+    })
+    expect(await store.suppressions.record([{ ...complaint, eventId: 'e-2' }], { once: ['nonce-1'] })).toEqual({ taken: false })
     expect(await store.suppressions.suppressedAmong(['hash-a', 'hash-c'])).toEqual(new Set(['hash-a']))
     const figures = await store.deliverability.figures()
     expect(figures.domains.map((d) => [d.domain, d.sent, d.delivered, d.hardBounced, d.complained])).toEqual([

@@ -3,7 +3,15 @@ import type Database from 'better-sqlite3'
 import { PAUSE_WINDOW, SOFT_BOUNCE_DAYS, SOFT_BOUNCES_TO_SUPPRESS, type Suppression } from '../../../contract/mail-events.js'
 import { pauseReason } from './pause-rule.js'
 import { type Run, auditWriter, now } from '../shared/sqlite.js'
-import type { PauseRule, SuppressionStore } from '../types.js'
+import {
+  type MailEventRecord,
+  type PauseRule,
+  type RecordOptions,
+  type RecordOutcome,
+  type RecordResult,
+  REMEMBER_REPORTS_MS,
+  type SuppressionStore,
+} from '../types.js'
 
 export function createSqliteSuppressions(db: Database.Database, run: Run): SuppressionStore {
   const writeAudit = auditWriter(db)
@@ -40,11 +48,8 @@ export function createSqliteSuppressions(db: Database.Database, run: Run): Suppr
     `UPDATE campaigns SET status = 'paused', paused_reason = @reason WHERE id = @campaign AND status = 'sending'
        AND EXISTS (SELECT 1 FROM outbox WHERE campaign_id = @campaign AND state = 'queued')`,
   )
-  /** The campaign of the event's mail, paused when its last deliveries say so; its id then. */
-  const judge = (event: Parameters<SuppressionStore['record']>[0], rule: PauseRule | undefined): number | null => {
-    if (!rule || event.outboxId === null || event.type === 'soft-bounce') return null
-    const campaign = campaignOf.get(event.outboxId) as number | undefined
-    if (campaign === undefined) return null
+  /** The campaign paused when its last deliveries say so; its id then. */
+  const judge = (campaign: number, rule: PauseRule): number | null => {
     const reason = pauseReason(lastDeliveries.get({ campaign }) as { deliveries: number; hard: number; complaints: number }, rule)
     if (reason === null || pauseCampaign.run({ campaign, reason }).changes === 0) return null
     writeAudit({
@@ -57,27 +62,54 @@ export function createSqliteSuppressions(db: Database.Database, run: Run): Suppr
     })
     return campaign
   }
-  const record = db.transaction((event: Parameters<SuppressionStore['record']>[0], rule: PauseRule | undefined) => {
-    if (event.eventId !== null && seen.get(event.eventId)) return { recorded: false, suppressed: false, pausedCampaign: null }
+  const forget = db.prepare('DELETE FROM reports_seen WHERE expires_at <= ?')
+  // Taken now unless taken before and still remembered (an expired key is taken afresh).
+  const take = db.prepare(
+    `INSERT INTO reports_seen (key, expires_at) VALUES (@key, @until)
+     ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE reports_seen.expires_at <= @now`,
+  )
+  const remembered = db.prepare('SELECT 1 FROM reports_seen WHERE key = ? AND expires_at > ?').pluck()
+  const record = db.transaction((events: readonly MailEventRecord[], options: RecordOptions): RecordResult => {
     const at = now()
-    const signupId = (signupOf.get(event.email) as number | undefined) ?? null
-    insert.run({ ...event, at, signupId })
-    const pausedCampaign = judge(event, rule)
-    const reason =
-      event.type === 'soft-bounce'
-        ? Number(
-            softSince.get({ emailHash: event.emailHash, since: new Date(Date.now() - SOFT_BOUNCE_DAYS * 86_400_000).toISOString() }),
-          ) >= SOFT_BOUNCES_TO_SUPPRESS
-          ? 'soft-bounce'
+    const until = new Date(Date.parse(at) + (options.rememberMs ?? REMEMBER_REPORTS_MS)).toISOString()
+    forget.run(at)
+    for (const key of options.once ?? []) if (take.run({ key: `once:${key}`, until, now: at }).changes === 0) return { taken: false }
+    const softSinceAt = new Date(Date.parse(at) - SOFT_BOUNCE_DAYS * 86_400_000).toISOString()
+    const outcomes = events.map((event): RecordOutcome & { campaign: number | null } => {
+      const none = { recorded: false, suppressed: false, pausedCampaign: null, campaign: null }
+      if (event.eventId !== null && (seen.get(event.eventId) || remembered.get(`event:${event.eventId}`, at))) return none
+      const signupId = (signupOf.get(event.email) as number | undefined) ?? null
+      insert.run({ ...event, at, signupId })
+      if (event.eventId !== null) take.run({ key: `event:${event.eventId}`, until, now: at })
+      const campaign =
+        options.rule && event.outboxId !== null && event.type !== 'soft-bounce'
+          ? ((campaignOf.get(event.outboxId) as number | undefined) ?? null)
           : null
-        : event.type
-    if (reason === null) return { recorded: true, suppressed: false, pausedCampaign }
-    suppress.run({ emailHash: event.emailHash, email: signupId === null ? null : event.email.toLowerCase(), reason, at })
-    if (signupId !== null) {
-      if (event.type === 'complaint') unsubscribe.run({ id: signupId, at })
-      dropQueued.run(signupId)
+      const reason =
+        event.type !== 'soft-bounce'
+          ? event.type
+          : Number(softSince.get({ emailHash: event.emailHash, since: softSinceAt })) >= SOFT_BOUNCES_TO_SUPPRESS
+            ? 'soft-bounce'
+            : null
+      if (reason === null) return { recorded: true, suppressed: false, pausedCampaign: null, campaign }
+      suppress.run({ emailHash: event.emailHash, email: signupId === null ? null : event.email.toLowerCase(), reason, at })
+      if (signupId !== null) {
+        if (event.type === 'complaint') unsubscribe.run({ id: signupId, at })
+        dropQueued.run(signupId)
+      }
+      return { recorded: true, suppressed: true, pausedCampaign: null, campaign }
+    })
+    // Each campaign the report touched is judged once, on its deliveries with all of the report in.
+    const paused = new Map<number, number | null>()
+    for (const { campaign } of outcomes)
+      if (campaign !== null && options.rule && !paused.has(campaign)) paused.set(campaign, judge(campaign, options.rule))
+    return {
+      taken: true,
+      outcomes: outcomes.map(({ campaign, ...outcome }) => ({
+        ...outcome,
+        pausedCampaign: campaign === null ? null : (paused.get(campaign) ?? null),
+      })),
     }
-    return { recorded: true, suppressed: true, pausedCampaign }
   })
   const message = db.prepare(
     `SELECT outbox.id AS outboxId, coalesce(waitlist.email, operator_links.email, operators.email) AS email FROM outbox
@@ -100,7 +132,7 @@ export function createSqliteSuppressions(db: Database.Database, run: Run): Suppr
   const events = db.prepare('SELECT type, source, at FROM mail_events WHERE signup_id = ? ORDER BY id')
   return {
     key: () => run(() => String(key.get())),
-    record: (event, rule) => run(() => record.immediate(event, rule)),
+    record: (events, options = {}) => run(() => record.immediate(events, options)),
     suppressedAmong: (hashes) =>
       run(() => {
         if (hashes.length === 0) return new Set<string>()
@@ -114,7 +146,15 @@ export function createSqliteSuppressions(db: Database.Database, run: Run): Suppr
       run(() => {
         for (const entry of entries) relink.run({ emailHash: entry.emailHash, email: entry.email.toLowerCase() })
       }),
-    messageOf: (messageKey) => run(() => message.get(messageKey) as { outboxId: number; email: string } | undefined),
+    messagesOf: (messageKeys) =>
+      run(() => {
+        const found = new Map<string, { outboxId: number; email: string }>()
+        for (const key of new Set(messageKeys)) {
+          const row = message.get(key) as { outboxId: number; email: string } | undefined
+          if (row) found.set(key, row)
+        }
+        return found
+      }),
     outboxOf: (id) => run(() => outbox.get(id) as { outboxId: number; email: string } | undefined),
     list: (query, limit) => run(() => list.all({ query, limit }) as Suppression[]),
     add: (email, emailHash, audit) =>
