@@ -72,13 +72,14 @@ async function prerender() {
   const page = entry.render()
   let html = await readFile(`${clientDir}/index.html`, 'utf8')
   // Inline the stylesheet: the first paint needs nothing but the HTML (no render-blocking request).
+  // The 404 pages keep it whole; each landing page keeps only what its header and hero use, and
+  // loads the file itself after them (criticalCss below).
   const stylesheets = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g)]
-  for (const [tag, file] of stylesheets) {
-    if (!file) continue
-    const css = await readFile(`${clientDir}/${file}`, 'utf8')
-    html = html.replace(tag, () => `<style>${css}</style>`)
-    await rm(`${clientDir}/${file}`)
-  }
+  const [tag, file] = stylesheets[0] ?? []
+  if (stylesheets.length !== 1 || !tag || !file)
+    throw new Error(`build: expected one stylesheet in index.html, found ${stylesheets.length}`)
+  const stylesheet = { href: `/${file}`, css: await readFile(`${clientDir}/${file}`, 'utf8') }
+  html = html.replace(tag, () => `<style>${stylesheet.css}</style>`)
   // The page for unknown addresses: the same template and CSS, its own body, no script at all.
   const withoutScript = html.replace(/<script type="module"[^>]*><\/script>\s*/g, '')
   html = deferScript(html)
@@ -86,7 +87,7 @@ async function prerender() {
   for (const language of page.pages) {
     const file = `${clientDir}${language.path}index.html`
     await mkdir(dirname(file), { recursive: true })
-    await writeFile(file, fillOutlets(html, language))
+    await writeFile(file, await criticalCss(fillOutlets(html, language), stylesheet))
     // The words the server writes into the page's slot (server/http/landing-page.ts). A page-only
     // build is served by no server of ours: its slot holds the note the page was built with.
     if (pageOnly) await fillWaitingSlot(file, page.words[language.path]?.note ?? '')
@@ -165,6 +166,50 @@ function deferScript(html) {
     `if(globalThis.PerformanceObserver?.supportedEntryTypes?.includes("paint"))new PerformanceObserver((list,observer)=>{if(list.getEntriesByName("first-contentful-paint").length){observer.disconnect();setTimeout(start)}}).observe({type:"paint",buffered:true});else requestAnimationFrame(()=>setTimeout(start))`,
   ].join(';')
   return html.replace(tag, () => `<script type="module">${loader}</script>`)
+}
+
+/**
+ * A landing page sends only the CSS its first paint uses (docs/decisions/023-the-css-below-the-fold-later.md):
+ * the inlined <style> keeps the rules that match the header and the hero (in any state: hover,
+ * focus, an open menu, dark, any width), chosen by Beasties against the page cut where the first
+ * paint ends, the element its <link rel="expect" blocking="render"> names (the section after the
+ * hero). The whole stylesheet, a hashed file cached for a year, is linked right inside that
+ * element: Chromium paints what comes before a stylesheet in the body while it loads, and reads on
+ * once it has arrived, so nothing below is ever shown without it (nor does any script run before
+ * it: the module scripts wait for the parser), and it is the last word of the cascade, in Tailwind's
+ * order. `fetchpriority="low"`: the hero's bytes go first; a stylesheet at the default (highest)
+ * priority is also taken for a render-blocking one by Lighthouse's simulation.
+ * @param {string} page a landing page, its whole stylesheet inlined
+ * @param {{ href: string, css: string }} stylesheet
+ */
+async function criticalCss(page, stylesheet) {
+  const expected = /<link rel="expect" href="#([^"]+)" blocking="render" \/>/.exec(page)?.[1]
+  if (!expected || !/^[\w-]+$/.test(expected))
+    throw new Error('build: the landing page has no <link rel="expect" href="#…" blocking="render" />: where does its first paint end?')
+  const start = new RegExp(`<[a-z]+\\b[^>]*\\sid="${expected}"[^>]*>`).exec(page.slice(page.indexOf('<body')))
+  if (!start) throw new Error(`build: the landing page has no element with id="${expected}"`)
+  const end = page.indexOf('<body') + start.index + start[0].length
+  const inlined = `<style>${stylesheet.css}</style>`
+  if (page.indexOf(inlined) === -1 || page.indexOf(inlined) > end)
+    throw new Error('build: the landing page has no inlined stylesheet in its head')
+  const { default: Beasties } = await import('beasties')
+  const beasties = new Beasties({
+    reduceInlineStyles: true,
+    external: false,
+    // Every @keyframes: an animation named through a theme variable (`animate-spin` is
+    // `animation: var(--animate-spin)`) is one Beasties cannot see.
+    keyframes: 'all',
+    // Tailwind's space-* and divide-* rules read `:where(.divide-y>:not(:last-child))`: Beasties
+    // strips a pseudo-class with what it wraps before matching, so it would find nothing to match.
+    allowRules: [/^:where\(\.(?:space|divide)-[^>]+>:not\(:last-child\)\)$/],
+    logLevel: 'warn',
+  })
+  // The page as far as the first paint goes: Beasties keeps the rules that match an element in it.
+  const cut = await beasties.process(page.slice(0, end))
+  const kept = /<style>([^]*?)<\/style>/.exec(cut)?.[1]
+  if (kept === undefined || kept.length === 0) throw new Error('build: Beasties kept no CSS for the landing page')
+  const link = `<link rel="stylesheet" href="${stylesheet.href}" fetchpriority="low" />`
+  return `${page.slice(0, end)}${link}${page.slice(end)}`.replace(inlined, () => `<style>${kept}</style>`)
 }
 
 /**
