@@ -1,5 +1,6 @@
 // What the admin API (/admin/api) answers, as the server sends it and the admin page reads it.
 // Types only; this folder imports nothing outside itself.
+import type { Platform } from './app.js'
 import type { Locale } from './locales.js'
 import type { DeliveryFigures, QueueFigures } from './mail-figures.js'
 import type { MailEventType, SuppressionReason } from './mail-events.js'
@@ -41,6 +42,10 @@ export interface SignUp {
   invites_confirmed: number
   /** The language its mails and its page speak. */
   locale: Locale
+  /** The phone its join's browser named (iOS, Android, other), or the one said on its page; null from before it was recorded. */
+  platform: Platform | null
+  /** ISO 8601, UTC: when the app took its profile (POST /api/app/claim); null until then. */
+  claimed_at: string | null
 }
 
 /** GET /admin/api/stats */

@@ -79,7 +79,7 @@ export interface BreedCountryCount {
   studs: number
   dams: number
   seekers: number
-  /** Profiles that name the breed here, whatever their side (the public threshold counts these). */
+  /** Profiles that name the breed here, whatever their side. */
   profiles: number
   ready: boolean
 }
@@ -108,10 +108,11 @@ export interface UnmatchedAnswer {
 export const SEGMENT_SIDES = ['stud', 'dam', 'seeker'] as const
 export type SegmentSide = (typeof SEGMENT_SIDES)[number]
 
-/** Public numbers: a breed × country is shown from this many confirmed profiles, a count under it as null. */
-export const PUBLIC_BREED_MIN = 10
-
-/** One entry of /api/launch's `breeds`. */
+/**
+ * One entry of /api/launch's `breeds`: listed where one of its counts shows. Each is the lower
+ * bound of its band (`20`: 20 or more) once its figure's secret offset is taken off
+ * (contract/public-figures.ts), or null: too few to show yet.
+ */
 export interface PublicBreedCount {
   id: string
   country: CountryCode
@@ -119,6 +120,3 @@ export interface PublicBreedCount {
   dams: number | null
   seekers: number | null
 }
-
-/** A count as the public may see it. */
-export const publicCount = (n: number): number | null => (n >= PUBLIC_BREED_MIN ? n : null)

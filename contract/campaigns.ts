@@ -1,5 +1,6 @@
 // Launch day: who is waiting where (the demand map), and the campaigns that invite them. What the
 // admin API answers and takes; types, constants and pure checks, importing nothing outside itself.
+import type { Platform } from './app.js'
 import type { CountryMeter, LaunchTargets } from './growth.js'
 import type { Locale } from './locales.js'
 import type { DeliveryFigures } from './mail-figures.js'
@@ -11,6 +12,8 @@ export interface Segments {
   total: number
   confirmed: number
   unsubscribed: number
+  /** People whose profile the app has taken (no longer waiting: they are in the app), counted when it happened. */
+  claimed: number
   /** Sign-ups per role × country (null: not said), confirmed or not; the largest first. */
   byRoleCountry: { role: Role | null; country: string | null; confirmed: number; unconfirmed: number }[]
   /** Per country (null: not said): how many of each role wait there; the largest first. */
@@ -22,7 +25,14 @@ export interface Segments {
     enthusiasts: number
     unsaid: number
     total: number
+    /** Of them, the phones their joins' browsers named or they said: iPhone, Android. */
+    ios: number
+    android: number
+    /** People of this country (as they said when it happened) whose profile the app has taken. */
+    claimed: number
   }[]
+  /** Sign-ups per phone (null: a sign-up from before the phone was recorded), unsubscribed left out, the most first. */
+  byPlatform: { platform: Platform | null; total: number; confirmed: number }[]
   /** The most named breeds, each person once per breed whatever its spellings, and who named them; the most named first. */
   /** `id`: the catalogue's, or null for a name it does not know (counted by the name as matching reads it). */
   topBreeds: { id: string | null; breed: string; breeders: number; owners: number; others: number; total: number }[]
@@ -52,15 +62,20 @@ export function byLanguage(value: Localized): { en: string } & Partial<Record<Lo
 /** POST /admin/api/campaigns */
 export interface CampaignRequest {
   subject: Localized
-  /** The message in Markdown, with {{my_page_url}} and {{app_store_url}} where those links go. */
+  /** The message in Markdown, with {{my_page_url}}, {{app_link}}, {{store_url}} or {{app_store_url}} where those links go. */
   markdown: Localized
   segment: Segment
   /** true: queue it for its recipients now; false: a draft, counted and rendered. */
   send: boolean
 }
 
-/** The links a campaign's Markdown may place. */
-export const PLACEHOLDERS = ['my_page_url', 'app_store_url'] as const
+/**
+ * The links a campaign's Markdown may place: the recipient's own page; their own app link
+ * (SITE_URL/app/<code>: the app opens it, a browser gets the store for its phone); the store for
+ * their phone (the App Store, Google Play with their code as install referrer, or for a phone not
+ * known their app link, whose page offers both); and the App Store for everyone.
+ */
+export const PLACEHOLDERS = ['my_page_url', 'app_link', 'store_url', 'app_store_url'] as const
 export type Placeholder = (typeof PLACEHOLDERS)[number]
 
 /** The placeholders a text uses, known or not, each once, in order. */

@@ -2,8 +2,10 @@
 // launch meter, and the funnel. What both sides know of them: the invite code's shape, the launch
 // targets and their check, the answers of /api/launch and /admin/api/funnel. Types, constants and
 // pure checks; this folder imports nothing but itself.
+import type { HandOffCounts } from './app.js'
 import type { PublicBreedCount } from './breed-meters.js'
 import { type CountryCode, isCountryCode } from './countries.js'
+import type { PublicCountryMeter } from './public-figures.js'
 
 /** The landing page's URL parameter, and the sign-up's column, that carry an inviter's code. */
 export const INVITE_PARAM = 'invite'
@@ -34,8 +36,6 @@ export interface LandingWords {
   waiting: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
 }
 
-/** /api/launch lists a country only from this many confirmed sign-ups: fewer would point at people. */
-export const LAUNCH_COUNTRY_MIN = 10
 /** How long /api/launch's answer may be reused, by us and by any cache on the way. */
 export const LAUNCH_CACHE_SECONDS = 60
 
@@ -119,10 +119,13 @@ export interface CountryMeter {
   ready: boolean
 }
 
-/** GET /api/launch: only countries with LAUNCH_COUNTRY_MIN or more confirmed sign-ups. */
+/**
+ * GET /api/launch: every count as a public figure (contract/public-figures.ts: a band's lower bound
+ * once a secret offset is taken off, or null); a country or a breed × country listed where one of
+ * its figures shows.
+ */
 export interface LaunchAnswer {
-  countries: CountryMeter[]
-  /** Breed × country counts with at least PUBLIC_BREED_MIN confirmed profiles (contract/breed-meters.ts). */
+  countries: PublicCountryMeter[]
   breeds: PublicBreedCount[]
 }
 
@@ -149,9 +152,25 @@ export interface FunnelSource {
   confirmed: number
 }
 
+/**
+ * Into the app (contract/app.ts): people sent a mail holding their app link, people whose /app/
+ * page was served at least once (the app, when installed, opens the link without asking us), and
+ * people whose profile the app took. Each counted once per person when it first happened, by the
+ * country and breeds they had said then; not bound to the funnel's days, and kept when a sign-up
+ * is deleted later (what happened, happened).
+ */
+export interface FunnelHandOff extends HandOffCounts {
+  /** Per country ('' where none was said), the most invited first. */
+  countries: ({ country: string } & HandOffCounts)[]
+  /** Per breed of the catalogue (a person once per breed), the most invited first. */
+  breeds: ({ breed: string } & HandOffCounts)[]
+}
+
 export interface Funnel {
   days: FunnelDay[]
   sources: FunnelSource[]
+  /** With a breed asked for: that breed's people only (its row of `breeds`). */
+  handOff: FunnelHandOff
 }
 
 /** The source of a view or a sign-up that came with no campaign and no referring site. */

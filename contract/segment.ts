@@ -2,6 +2,7 @@
 // kind, the values and limits it takes, its words and its command-line flag. The admin API's
 // schema, the composer's controls and the CLI's options and --help are all made from it, so a field
 // is added here, once. Types, constants and pure checks; this folder imports nothing but itself.
+import { type Platform, PLATFORMS } from './app.js'
 import { SEGMENT_SIDES, type SegmentSide } from './breed-meters.js'
 import { COUNTRY_CODES } from './countries.js'
 import { LOCALES, type Locale } from './locales.js'
@@ -144,6 +145,14 @@ export const SEGMENT = {
     label: 'Only countries ready to launch',
     help: 'only those in countries whose launch meter is full (both targets met) when counted or sent',
     flag: 'ready-countries',
+  },
+  platforms: {
+    kind: 'choice',
+    of: PLATFORMS,
+    labels: { ios: 'iPhone', android: 'Android', other: 'Another or not known' } satisfies Record<Platform, string>,
+    label: 'Phones',
+    help: 'the phone their sign-up came from or they said they use; other takes those whose phone is not known too',
+    flag: 'platform',
   },
   locales: {
     kind: 'choice',

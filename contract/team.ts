@@ -2,8 +2,16 @@
 // each role may do, and what the team API (/admin/api) answers about them. Constants, types and
 // pure checks; imports nothing outside this folder.
 
+/** The roles of people (and of the API tokens they make for scripts). */
 export const OPERATOR_ROLES = ['owner', 'editor', 'viewer'] as const
 export type OperatorRole = (typeof OPERATOR_ROLES)[number]
+
+/**
+ * The roles an API token may have: a person's, or `app`, the app's own, which claims profiles
+ * (POST /api/app/claim) and can do nothing else. No person is `app`: an app signs in with no passkey.
+ */
+export const TOKEN_ROLES = [...OPERATOR_ROLES, 'app'] as const
+export type TokenRole = (typeof TOKEN_ROLES)[number]
 
 /** What a request may do: every admin route names the one it needs. */
 export const PERMISSIONS = [
@@ -30,19 +38,27 @@ export const PERMISSIONS = [
   'breeds:map',
   /** Bounces and complaints reported, and the suppression list changed. */
   'suppressions:write',
+  /** A profile taken into the app by its app link's code: the `app` role's only permission. */
+  'app:claim',
 ] as const
 export type Permission = (typeof PERMISSIONS)[number]
 
-export const ROLE_PERMISSIONS: Record<OperatorRole, readonly Permission[]> = {
-  owner: PERMISSIONS,
+export const ROLE_PERMISSIONS: Record<TokenRole, readonly Permission[]> = {
+  // Everything a person may do: claiming is the app's alone (an owner's token claiming would hand
+  // a profile to a script, not to its person's phone).
+  owner: PERMISSIONS.filter((permission) => permission !== 'app:claim'),
   editor: ['figures:read', 'signups:read', 'campaigns:write', 'mail:read', 'breeds:map', 'suppressions:write'],
   viewer: ['figures:read'],
+  app: ['app:claim'],
 }
 
-export const can = (role: OperatorRole, permission: Permission): boolean => ROLE_PERMISSIONS[role].includes(permission)
+export const can = (role: TokenRole, permission: Permission): boolean => ROLE_PERMISSIONS[role].includes(permission)
 
 export const isOperatorRole = (value: unknown): value is OperatorRole =>
   typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value)
+
+export const isTokenRole = (value: unknown): value is TokenRole =>
+  typeof value === 'string' && (TOKEN_ROLES as readonly string[]).includes(value)
 
 /** How long each kind of link and session lives. */
 export const TEAM_TIMES = {
@@ -104,7 +120,7 @@ export interface TeamOverview {
 export interface ApiTokenSummary {
   id: number
   name: string
-  role: OperatorRole
+  role: TokenRole
   created_at: string
   expires_at: string | null
   last_used_at: string | null
@@ -154,6 +170,7 @@ export const AUDIT_ACTIONS = [
   'mail event reported',
   'suppression added',
   'suppression lifted',
+  'profile claimed',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

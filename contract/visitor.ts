@@ -1,9 +1,10 @@
 // The visitor's own page (/me/<token>): what a sign-up may tell us about itself, and what the page
 // shows. Types, constants and pure checks; this folder imports nothing but itself.
+import type { AppPageView, Platform } from './app.js'
 import type { CountryCode } from './countries.js'
 import type { BreedTarget } from './breed-meters.js'
-import type { CountryMeter } from './growth.js'
 import type { Locale } from './locales.js'
+import type { PublicCountryMeter } from './public-figures.js'
 
 /** Who the visitor is, as the page asks it ("I am a …"). */
 export const ROLES = ['breeder', 'owner', 'club', 'enthusiast'] as const
@@ -96,11 +97,11 @@ export interface Profile {
 export type ProfileForm = Omit<Profile, 'breeds'> & { breeds: Omit<ProfileBreed, 'breed'>[] }
 
 /** Where the page's forms post, under /me/<token>. */
-export const VISITOR_ACTIONS = ['confirm', 'profile', 'language', 'unsubscribe', 'resubscribe', 'delete'] as const
+export const VISITOR_ACTIONS = ['confirm', 'profile', 'phone', 'language', 'unsubscribe', 'resubscribe', 'delete'] as const
 export type VisitorAction = (typeof VISITOR_ACTIONS)[number]
 
 /** The line the page shows after an action (it redirects to `?done=<notice>`). */
-export const VISITOR_NOTICES = ['confirmed', 'saved', 'language', 'unsubscribed', 'resubscribed'] as const
+export const VISITOR_NOTICES = ['confirmed', 'saved', 'phone', 'language', 'unsubscribed', 'resubscribed'] as const
 export type VisitorNotice = (typeof VISITOR_NOTICES)[number]
 
 /** Everything the page shows; the server fills it, the page's render turns it into HTML. */
@@ -120,15 +121,28 @@ export interface VisitorView {
   step: 'page' | 'confirm-delete'
   /** The invite link and what it has brought (counts only); null until the address is confirmed. */
   invite: { link: string; joined: number; confirmed: number } | null
-  /** Their country's launch meter; null while they have not said where they live. */
-  meter: CountryMeter | null
+  /** Their country's launch meter as the public sees it; null while they have not said where they live. */
+  meter: PublicCountryMeter | null
   /** The meter of each of their named breeds in their country (empty until both are said). */
   breedMeters: VisitorBreedMeter[]
+  /** Into the app: the phone they use, their app link once a campaign made it, and when the app took the profile. */
+  app: VisitorApp
+}
+
+/** The visitor's page's card about the app (contract/app.ts). */
+export interface VisitorApp {
+  /** As their join's browser named it, or as they said here; null for a sign-up from before it was recorded. */
+  platform: Platform | null
+  /** SITE_URL/app/<code>, once the first campaign mail that could hold it was made; null before. */
+  link: string | null
+  /** ISO 8601, UTC: when the app took the profile; null until then. */
+  claimedAt: string | null
 }
 
 /**
- * One breed's meter in the visitor's country, as the public sees it: a count under
- * PUBLIC_BREED_MIN is null ("fewer than 10"), so no one is pointed at.
+ * One breed's meter in the visitor's country, as the public sees it (contract/public-figures.ts):
+ * each count the lower bound of its band once its secret offset is taken off ("10+"), or null
+ * ("too few to show yet"), so no one is pointed at.
  */
 export interface VisitorBreedMeter {
   breed: string
@@ -142,6 +156,9 @@ export interface VisitorBreedMeter {
 
 /** The page's answers that have no sign-up behind them. */
 export type VisitorGone = 'not-found' | 'deleted'
+
+/** What an app link answers a browser when it opens no store page: unknown (or deleted), or already in the app. */
+export type AppLinkGone = 'not-found' | 'claimed'
 
 /** The one form field of RFC 8058's one-click unsubscribe. */
 export const ONE_CLICK_FIELD = 'List-Unsubscribe'
@@ -165,4 +182,8 @@ export interface VisitorRender {
   site: { productName: string; supportEmail: string }
   page(view: VisitorView, error?: 'invalid-profile'): RenderedPage
   gone(why: VisitorGone, locale: Locale): RenderedPage
+  /** An app link opened in a browser (/app/<code>): the store for its phone. */
+  app(view: AppPageView): RenderedPage
+  /** An app link that leads nowhere now, in the sign-up's language (English for an unknown code). */
+  appGone(why: AppLinkGone, locale: Locale): RenderedPage
 }

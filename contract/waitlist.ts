@@ -1,6 +1,7 @@
 // The sign-up as both sides know it: the row, its columns and limits, the address rule, the
 // campaign parameters a page passes on, and the outcomes of the no-script form. Types, constants
 // and pure functions only; this folder imports nothing (docs/protocol.md, "The request").
+import type { Platform } from './app.js'
 import type { Locale } from './locales.js'
 
 /** The table the page inserts into, as a Supabase project names it. */
@@ -30,8 +31,15 @@ export const MAX_ATTRIBUTION_LENGTH = 200
 export const EMAIL_PATTERN =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/
 
-/** One sign-up as it is inserted: `invite` is a well-formed code or null, `locale` one of ours. */
-export type WaitlistRow = { email: string; invite: string | null; locale: Locale } & Record<AttributionColumn, string | null>
+/**
+ * One sign-up as it is inserted: `invite` is a well-formed code or null, `locale` one of ours;
+ * `platform` is the phone its request's user agent names, set by the server (never sent by the
+ * public; absent: not known).
+ */
+export type WaitlistRow = { email: string; invite: string | null; locale: Locale; platform?: Platform } & Record<
+  AttributionColumn,
+  string | null
+>
 
 /** The campaign a page's URL carries (trimmed, cut to the column's length), for either side to send. */
 export function readCampaign(params: URLSearchParams): Partial<Record<UtmColumn, string>> {

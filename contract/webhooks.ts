@@ -7,6 +7,8 @@ export const WEBHOOK_EVENTS = [
   'signup.profile_updated',
   'signup.unsubscribed',
   'signup.deleted',
+  /** The app took the profile (POST /api/app/claim): the sign-up's payload and `claimedAt`. */
+  'signup.claimed',
   'invite.confirmed',
   'campaign.finished',
   'campaign.paused',

@@ -33,6 +33,8 @@ import { createViewCounter, type ViewCounter } from './growth/views.js'
 import { createWaitingTotal, type WaitingTotal } from './growth/waiting.js'
 import { loadVisitorPages } from './visitor/pages.js'
 import { visitorRoutes } from './visitor/routes.js'
+import { handOffRoutes } from './handoff/routes.js'
+import type { StoreUrls } from './handoff/links.js'
 import { createStore, type WaitlistStore } from './store/index.js'
 import type { RowRules } from './waitlist/check-row.js'
 import { disposableDomainCheck } from './waitlist/disposable.js'
@@ -143,6 +145,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const productName = visitorPages?.site.productName ?? 'Kennect'
   let listeningAt = `http://localhost:${config.PORT}`
   const siteUrl = () => config.SITE_URL ?? listeningAt
+  const storeUrls: StoreUrls = { appStoreUrl: config.APP_STORE_URL ?? null, playStoreUrl: config.PLAY_STORE_URL ?? null }
   const suppressions = createSuppressions(store.suppressions, {
     bounceRate: config.CAMPAIGN_PAUSE_BOUNCE_RATE,
     complaintRate: config.CAMPAIGN_PAUSE_COMPLAINT_RATE,
@@ -160,7 +163,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           mailFrom: config.MAIL_FROM,
           product: productName,
           siteUrl,
-          campaign: campaignRenderer(store, () => config.APP_STORE_URL ?? siteUrl()),
+          campaign: campaignRenderer(store, storeUrls, siteUrl),
         }),
       ),
     ),
@@ -186,7 +189,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     mailer.start()
     webhooks.start()
     // What the command line previews campaigns with (public-settings.ts): this start's own.
-    const settings: PublicSettings = { siteUrl: siteUrl(), appStoreUrl: config.APP_STORE_URL ?? null, recordedAt: new Date().toISOString() }
+    const settings: PublicSettings = { siteUrl: siteUrl(), ...storeUrls, recordedAt: new Date().toISOString() }
     await store.settings
       .write(PUBLIC_SETTINGS_KEY, settings)
       .catch((error: unknown) => app.log.warn({ err: error }, 'could not record the public settings for the command line'))
@@ -233,7 +236,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const breedMeters = createBreedMeters(store.breeds)
   app.decorate('breedMeters', breedMeters)
   app.decorate('suppressions', suppressions)
-  app.decorate('launch', createLaunchMeters(store.growth, breedMeters))
+  app.decorate('launch', createLaunchMeters(store.growth, breedMeters, store.settings))
   app.decorate('insertLimiter', createInsertLimiter(config, store.counters))
   app.decorate('formTokens', formTokens(config.FORM_SECRET, config.FORM_MIN_SECONDS * 1000))
   app.decorate('rowRules', { blockedDomain: config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined })
@@ -254,6 +257,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       config.SES_SNS_TOPIC_ARN === undefined
         ? undefined
         : { topicArn: config.SES_SNS_TOPIC_ARN, certUrlPattern: config.SNS_CERT_URL_PATTERN },
+  })
+  // Into the app: the .well-known files, the app links' page, and the app's claim.
+  await app.register(handOffRoutes, {
+    pages: visitorPages,
+    stores: storeUrls,
+    iosAppId: config.IOS_APP_ID,
+    android:
+      config.ANDROID_PACKAGE === undefined || config.ANDROID_CERT_SHA256 === undefined
+        ? undefined
+        : { packageName: config.ANDROID_PACKAGE, fingerprints: config.ANDROID_CERT_SHA256 },
+    adminToken: config.ADMIN_TOKEN,
   })
   if (visitorPages) await app.register(visitorRoutes, { pages: visitorPages })
   else app.log.warn({ visitorDir }, "no built visitor's page found: run `npm run build`; /me links answer 404")

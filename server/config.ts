@@ -146,10 +146,42 @@ const schema = z.object({
   ),
   /** Without SMTP_URL, each mail is written here as an .eml file (the admin page lists them). */
   MAIL_DIR: z.string().trim().min(1).default('data/mail'),
-  /** Where campaigns' {{app_store_url}} leads, once the app is listed. */
+  /**
+   * Where campaigns' {{app_store_url}}, an iPhone's {{store_url}} and the app link's page lead: the
+   * app's App Store page (its pre-order page before launch is the same address).
+   */
   APP_STORE_URL: optionalText.refine((url) => url === undefined || /^https:\/\/[^/\s]+/.test(url), {
     message: 'expected the https:// address of the app in the App Store',
   }),
+  /**
+   * Where {{store_url}} and the app link's page send an Android phone: the app's Google Play listing
+   * (its pre-registration page before launch is the same address); the code rides along as install referrer.
+   */
+  PLAY_STORE_URL: optionalText.refine((url) => url === undefined || /^https:\/\/[^/\s]+/.test(url), {
+    message: 'expected the https:// address of the app in Google Play, such as https://play.google.com/store/apps/details?id=app.kennect',
+  }),
+  /** The iOS app that may open /app/ links: `<team id>.<bundle id>` (apple-app-site-association). */
+  IOS_APP_ID: optionalText.refine((id) => id === undefined || /^[A-Z0-9]{10}\.[A-Za-z0-9][A-Za-z0-9.-]*$/.test(id), {
+    message: 'expected the team id and the bundle id, such as ABCDE12345.app.kennect.ios',
+  }),
+  /** The Android app that may open /app/ links: its package name (assetlinks.json). */
+  ANDROID_PACKAGE: optionalText.refine((name) => name === undefined || /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/.test(name), {
+    message: 'expected a package name such as app.kennect.android',
+  }),
+  /** Its signing certificates' SHA-256 fingerprints, comma-separated, colon hex in either case (served upper-case). */
+  ANDROID_CERT_SHA256: optionalText
+    .transform((list) =>
+      list === undefined
+        ? undefined
+        : list
+            .split(',')
+            .map((fingerprint) => fingerprint.trim())
+            .filter(Boolean),
+    )
+    .refine((list) => list === undefined || (list.length > 0 && list.every((f) => /^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){31}$/.test(f))), {
+      message: 'expected SHA-256 fingerprints as 32 colon-separated hex pairs (14:6D:E9:…), comma-separated',
+    })
+    .transform((list) => (list === undefined ? undefined : [...new Set(list.map((f) => f.toUpperCase()))])),
   /** 1: the landing page's views are counted for the funnel as they are sent (no cookie; docs/decisions/015-growth.md). */
   COUNT_PAGE_VIEWS: z
     .enum(['0', '1'])
@@ -201,6 +233,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (result.success && Boolean(result.data.DKIM_PRIVATE_KEY) !== Boolean(result.data.DKIM_SELECTOR))
     throw new ConfigError(
       `Invalid configuration:\n  ${result.data.DKIM_PRIVATE_KEY ? 'DKIM_SELECTOR' : 'DKIM_PRIVATE_KEY'}: required with ${result.data.DKIM_PRIVATE_KEY ? 'DKIM_PRIVATE_KEY' : 'DKIM_SELECTOR'}`,
+    )
+  // An Android app is named by its package and its certificates together: one alone opens nothing.
+  if (result.success && (result.data.ANDROID_PACKAGE === undefined) !== (result.data.ANDROID_CERT_SHA256 === undefined))
+    throw new ConfigError(
+      `Invalid configuration:\n  ${result.data.ANDROID_PACKAGE ? "ANDROID_CERT_SHA256: required with ANDROID_PACKAGE (its signing certificates' SHA-256 fingerprints)" : 'ANDROID_PACKAGE: required with ANDROID_CERT_SHA256'}`,
     )
   if (result.success) return result.data
   const lines = result.error.issues.map((issue) => {

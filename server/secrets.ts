@@ -26,3 +26,11 @@ export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
 export function newInviteCode(): string {
   return randomBytes(16).toString('base64url')
 }
+
+/**
+ * A sign-up's app link code (/app/<code>): 128 random bits, URL-safe (22 characters), its own
+ * secret, never the page token nor anything of the address (contract/app.ts APP_CODE_PATTERN).
+ */
+export function newAppCode(): string {
+  return randomBytes(16).toString('base64url')
+}

@@ -10,6 +10,7 @@ import type { VisitorRender } from '../contract/visitor'
 import { site } from './site'
 import { type VisitorContent, visitorContent } from './visitor/content'
 import { type Choices, VisitorGonePage, VisitorPage } from './visitor/page'
+import { AppLinkGonePage, AppLinkPage } from './visitor/app-page'
 
 // The breeds offered are the catalogue's (contract/breeds.json), each by its name in the reader's
 // language; country names are the reader's language's own too.
@@ -51,6 +52,20 @@ export const visitor: VisitorRender = {
     return {
       title: content.gone[why].title,
       html: renderToStaticMarkup(<VisitorGonePage why={why} content={content} brand={site.productName} />),
+    }
+  },
+  app: (view) => {
+    const { content } = language(view.locale)
+    return {
+      title: content.appLink.title,
+      html: renderToStaticMarkup(<AppLinkPage view={view} content={content} brand={site.productName} />),
+    }
+  },
+  appGone: (why, locale) => {
+    const { content } = language(locale)
+    return {
+      title: content.appLink.gone[why].title,
+      html: renderToStaticMarkup(<AppLinkGonePage why={why} content={content} brand={site.productName} />),
     }
   },
 }

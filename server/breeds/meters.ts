@@ -1,20 +1,21 @@
 // Where matches are ready (docs/breeds.md): each breed's confirmed, subscribed studs, dams and
 // seekers per country against its target. Counted by the store at most once a minute (as the
-// country meters are) and read from that count by the admin API, /api/launch and the visitor's page.
+// country meters are) and read from that count by the admin API (exact), /api/launch and the
+// visitor's page (as public figures: banded, after each figure's secret offset, docs/public-figures.md).
 import {
   breedTargetFor,
   type BreedMeter,
   type BreedTargets,
   isBreedReady,
   nearness,
-  publicCount,
-  PUBLIC_BREED_MIN,
   type PublicBreedCount,
 } from '../../contract/breed-meters.js'
 import type { CountryCode } from '../../contract/countries.js'
 import { LAUNCH_CACHE_SECONDS } from '../../contract/growth.js'
 import type { Locale } from '../../contract/locales.js'
+import { isPubliclyReady, publicFigure } from '../../contract/public-figures.js'
 import type { Profile, VisitorBreedMeter } from '../../contract/visitor.js'
+import { figureKey, type Offsets } from '../growth/public-figures.js'
 import type { BreedCount, BreedStore } from '../store/types.js'
 import { breedName } from './catalogue.js'
 
@@ -89,38 +90,55 @@ export function breedMetersOf({ counts, targets }: Pick<Counted, 'counts' | 'tar
   return meters.sort((a, b) => best(b) - best(a) || b.all.profiles - a.all.profiles || a.id.localeCompare(b.id))
 }
 
-/** /api/launch's breeds: only where PUBLIC_BREED_MIN or more profiles are counted, any count under it null. */
-export function publicBreeds(counts: readonly BreedCount[]): PublicBreedCount[] {
+/**
+ * /api/launch's breeds: each count as the public may see it (docs/public-figures.md), an entry
+ * listed where one of them shows. Nothing else decides whether it is listed: a count of profiles
+ * of its own would be one more edge to find, and one that holds the others.
+ */
+export function publicBreeds(counts: readonly BreedCount[], offsets: Offsets): PublicBreedCount[] {
   return counts
-    .filter((count): count is BreedCount & { country: string } => count.country !== null && count.profiles >= PUBLIC_BREED_MIN)
-    .map((count) => ({
-      id: count.breed,
-      country: count.country as CountryCode,
-      studs: publicCount(count.studs),
-      dams: publicCount(count.dams),
-      seekers: publicCount(count.seekers),
-    }))
+    .flatMap((count): PublicBreedCount[] => {
+      const country = count.country
+      if (country === null) return []
+      const shown = (side: 'studs' | 'dams' | 'seekers') => publicFigure(count[side], offsets(figureKey.breed(count.breed, country, side)))
+      const entry = {
+        id: count.breed,
+        country: country as CountryCode,
+        studs: shown('studs'),
+        dams: shown('dams'),
+        seekers: shown('seekers'),
+      }
+      return entry.studs === null && entry.dams === null && entry.seekers === null ? [] : [entry]
+    })
     .sort((a, b) => a.id.localeCompare(b.id) || a.country.localeCompare(b.country))
 }
 
-/** The meter of each known breed of a profile in its country, as the public may see it. */
-export function visitorBreedMeters({ counts, targets }: Counted, profile: Profile, locale: Locale): VisitorBreedMeter[] {
+/** The meter of each known breed of a profile in its country, as the public sees it (the same figures as /api/launch). */
+export function visitorBreedMeters(
+  { counts, targets }: Pick<Counted, 'counts' | 'targets'>,
+  profile: Profile,
+  locale: Locale,
+  offsets: Offsets,
+): VisitorBreedMeter[] {
   const country = profile.country
   if (!country) return []
   const ids = [...new Set(profile.breeds.flatMap((entry) => (entry.breed ? [entry.breed] : [])))]
   return ids.map((breed) => {
     const count = counts.find((row) => row.breed === breed && row.country === country)
     const target = breedTargetFor(targets, breed)
-    const studs = count?.studs ?? 0
-    const dams = count?.dams ?? 0
+    const side = (name: 'studs' | 'dams') => {
+      const have = count?.[name] ?? 0
+      return { count: have, offset: offsets(figureKey.breed(breed, country, name)), target: target[name] }
+    }
+    const studs = side('studs')
+    const dams = side('dams')
     return {
       breed,
       name: breedName(breed, locale),
-      studs: publicCount(studs),
-      dams: publicCount(dams),
+      studs: publicFigure(studs.count, studs.offset),
+      dams: publicFigure(dams.count, dams.offset),
       target,
-      // Ready only where both sides are public: a target under 10 met would otherwise say "at least N".
-      ready: isBreedReady({ studs, dams }, target) && publicCount(studs) !== null && publicCount(dams) !== null,
+      ready: isPubliclyReady([studs, dams]),
     }
   })
 }

@@ -11,7 +11,10 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import { INVITE_PARAM, type LandingWords, WAITING_SHOWN_FROM } from '../../contract/growth.js'
 import { FORM_TOKEN_SLOT, WAITING_SLOT } from '../../contract/paths.js'
+import { publicFigure } from '../../contract/public-figures.js'
 import { UTM_COLUMNS } from '../../contract/waitlist.js'
+import { warnAtMostOnce } from '../growth/log-once.js'
+import { figureKey } from '../growth/public-figures.js'
 import { perAddress, readdressed } from './site-address.js'
 
 /** Where the built page's form holds the token (its hidden field's value attribute). */
@@ -46,12 +49,13 @@ export function readLandingWords(path: string): Record<string, LandingWords> {
 const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? c)
 
 /**
- * The hero's line: from WAITING_SHOWN_FROM confirmed sign-ups, how many wait, rounded down to the
- * ten (a count that moves by one would tell who just joined); before that, or with no count, the note.
+ * The hero's line: how many wait, as a public figure (docs/public-figures.md: the band, here the
+ * hundred, once the total's secret offset is taken off), from WAITING_SHOWN_FROM on; before that,
+ * or with no count, the note. A count that moved by one would tell who just joined.
  */
-export function waitingLine(words: LandingWords, count: number | null): string {
-  if (count === null || count < WAITING_SHOWN_FROM) return escapeHtml(words.note)
-  const shown = Math.floor(count / 10) * 10
+export function waitingLine(words: LandingWords, count: number | null, offset: number | null): string {
+  const shown = count === null || offset === null ? null : publicFigure(count, offset)
+  if (shown === null || shown < WAITING_SHOWN_FROM) return escapeHtml(words.note)
   const sentence = words.waiting[new Intl.PluralRules(words.lang).select(shown)] ?? words.waiting.other
   return escapeHtml(sentence.replace('{{count}}', new Intl.NumberFormat(words.lang).format(shown)))
 }
@@ -135,6 +139,16 @@ export async function landingPage(app: FastifyInstance, { pages, built }: { page
     zlibOptions: { level: GZIP_LEVEL },
   })
   const landingPaths = new Set(pages.map((page) => page.path))
+  // Without the offset (the store down before it was first read) the count is not shown: the note is.
+  const warn = warnAtMostOnce(app.log)
+  const waitingOffset = () =>
+    app.launch.figures.offsets().then(
+      (offsets) => offsets(figureKey.waiting),
+      (error: unknown) => {
+        warn({ err: error }, 'public figures: the offsets were not read (the page shows its note)')
+        return null
+      },
+    )
   for (const { path, template, words } of pages) {
     // The template with the address the server runs with in the build's place (site-address.ts).
     const partsFor = perAddress((address) => template.parts.map((part, i) => (i % 2 === 1 ? part : readdressed(part, built, address))))
@@ -142,7 +156,7 @@ export async function landingPage(app: FastifyInstance, { pages, built }: { page
     const pageNow = async (): Promise<PageOfTheSecond> => {
       const now = Date.now()
       const second = Math.floor(now / 1000)
-      const waiting = waitingLine(words, await app.waiting.current())
+      const waiting = waitingLine(words, await app.waiting.current(), await waitingOffset())
       if (current?.second === second && current.waiting === waiting) return current
       const filled: Record<string, string> = { [TOKEN]: `value="${app.formTokens.issue(now)}"`, [WAITING_SLOT]: waiting }
       const html = partsFor(app.siteUrl())

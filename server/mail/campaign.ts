@@ -12,6 +12,7 @@ import {
   placeholdersIn,
 } from '../../contract/campaigns.js'
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales.js'
+import type { StoreUrls } from '../handoff/links.js'
 import type { MailCopy } from './content.js'
 import { layoutHtml, type MailLinks, type RenderedMail, textFooter } from './templates.js'
 
@@ -44,10 +45,14 @@ const markdown = new Marked({
 export interface CampaignLinks extends MailLinks {
   /** APP_STORE_URL, or the landing page while the app is not listed. */
   appStore: string
+  /** The recipient's own app link, SITE_URL/app/<code>. */
+  appLink: string
+  /** The store for the recipient's phone (links.ts storeUrlFor). */
+  storeUrl: string
 }
 
 /** The problems of a campaign's words, each naming its field; empty when it can be sent. */
-export function campaignProblems(campaign: { subject: string; markdown: string }, appStoreUrl: string | undefined): string[] {
+export function campaignProblems(campaign: { subject: string; markdown: string }, stores: StoreUrls): string[] {
   const problems: string[] = []
   if (campaign.subject.trim() === '') problems.push('subject: must not be empty')
   if (campaign.subject.length > MAX_SUBJECT_LENGTH) problems.push(`subject: at most ${MAX_SUBJECT_LENGTH} characters`)
@@ -59,14 +64,24 @@ export function campaignProblems(campaign: { subject: string; markdown: string }
       problems.push(`markdown: unknown placeholder {{${name}}} (known: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')})`)
     }
   }
-  if (placeholdersIn(campaign.markdown).includes('app_store_url') && !appStoreUrl) {
+  const used = placeholdersIn(campaign.markdown)
+  if (used.includes('app_store_url') && stores.appStoreUrl === null) {
     problems.push('markdown: {{app_store_url}} needs APP_STORE_URL set on the server')
   }
+  // An app link's page offers the stores: with neither set, it could offer nothing.
+  for (const name of ['app_link', 'store_url'] as const)
+    if (used.includes(name) && stores.appStoreUrl === null && stores.playStoreUrl === null)
+      problems.push(`markdown: {{${name}}} needs APP_STORE_URL or PLAY_STORE_URL set on the server`)
   return problems
 }
 
 function fill(markdownText: string, links: CampaignLinks): string {
-  const values: Record<Placeholder, string> = { my_page_url: links.page, app_store_url: links.appStore }
+  const values: Record<Placeholder, string> = {
+    my_page_url: links.page,
+    app_link: links.appLink,
+    store_url: links.storeUrl,
+    app_store_url: links.appStore,
+  }
   return markdownText.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (whole, name: string) => values[name as Placeholder] ?? whole)
 }
 
@@ -108,7 +123,7 @@ export type CampaignWords = { en: { subject: string; markdown: string } } & Part
  */
 export function campaignWords(
   campaign: { subject: Localized; markdown: Localized },
-  appStoreUrl: string | undefined,
+  stores: StoreUrls,
 ): { ok: true; words: CampaignWords } | { ok: false; problems: string[] } {
   const subjects = byLanguage(campaign.subject)
   const markdowns = byLanguage(campaign.markdown)
@@ -125,7 +140,7 @@ export function campaignWords(
     if (markdown === undefined)
       problems.push(`${field('markdown')}: ${locale === DEFAULT_LOCALE ? 'English is required' : 'missing (the subject is given)'}`)
     if (subject === undefined || markdown === undefined) continue
-    for (const problem of campaignProblems({ subject, markdown }, appStoreUrl))
+    for (const problem of campaignProblems({ subject, markdown }, stores))
       problems.push(problem.replace(/^(subject|markdown):/, (_, name: 'subject' | 'markdown') => `${field(name)}:`))
     words[locale] = { subject: subject.trim(), markdown }
   }

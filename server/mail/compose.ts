@@ -10,6 +10,7 @@ import { renderTeamMail, renderWebhookDisabledMail } from './team-mail.js'
 import { type MailCopy, mailCopies } from './content.js'
 import { type MailLinks, type RenderedMail, renderConfirmation } from './templates.js'
 import type { OutgoingMail } from './transport.js'
+import { appLinkOf, storeUrlFor, type StoreUrls } from '../handoff/links.js'
 
 export interface ComposerOptions {
   mailFrom: string
@@ -17,10 +18,16 @@ export interface ComposerOptions {
   /** The public address the links start with (SITE_URL, or where the server listens). */
   siteUrl: () => string
   /**
-   * Campaign mails: the campaign's message for these links, for a reader of that language, its
-   * words from `copyIn` (issue 13); absent, they cannot be made.
+   * Campaign mails: the campaign's message for these links (and the recipient's app link and
+   * phone), for a reader of that language, its words from `copyIn` (issue 13); absent, they cannot be made.
    */
-  campaign?: (campaignId: number, links: MailLinks, locale: Locale, copyIn: (locale: Locale) => MailCopy) => Promise<RenderedMail>
+  campaign?: (
+    campaignId: number,
+    links: MailLinks,
+    locale: Locale,
+    copyIn: (locale: Locale) => MailCopy,
+    app: ClaimedMail['app'],
+  ) => Promise<RenderedMail>
 }
 
 /** The domain of the sender's address, for the Message-ID's right part. */
@@ -63,7 +70,8 @@ export function createComposer(options: ComposerOptions): (mail: ClaimedMail) =>
     const links = pageLinks(options.siteUrl(), mail.token)
     let rendered: RenderedMail
     if (mail.kind === 'confirm') rendered = renderConfirmation(copyIn(mail.locale), links)
-    else if (mail.campaignId !== null && options.campaign) rendered = await options.campaign(mail.campaignId, links, mail.locale, copyIn)
+    else if (mail.campaignId !== null && options.campaign)
+      rendered = await options.campaign(mail.campaignId, links, mail.locale, copyIn, mail.app)
     else throw new Error(`a ${mail.kind} mail without its campaign`)
     return {
       from: options.mailFrom,
@@ -81,11 +89,12 @@ export function createComposer(options: ComposerOptions): (mail: ClaimedMail) =>
 
 /**
  * Campaign mails, rendered from their campaign (read once per campaign: a campaign never changes
- * once made, so a 100,000-recipient campaign costs one read).
+ * once made, so a 100,000-recipient campaign costs one read), each with its recipient's app link
+ * and the store for their phone (docs/decisions/022-into-the-app.md).
  */
-export function campaignRenderer(store: WaitlistStore, appStoreUrl: () => string): NonNullable<ComposerOptions['campaign']> {
+export function campaignRenderer(store: WaitlistStore, stores: StoreUrls, siteUrl: () => string): NonNullable<ComposerOptions['campaign']> {
   const cache = new Map<number, Campaign>()
-  return async (campaignId, links, locale, copyIn) => {
+  return async (campaignId, links, locale, copyIn, app) => {
     let campaign = cache.get(campaignId)
     if (!campaign) {
       campaign = await store.campaigns.get(campaignId)
@@ -94,6 +103,13 @@ export function campaignRenderer(store: WaitlistStore, appStoreUrl: () => string
     }
     // The recipient's language if the campaign was written in it, else English, the whole mail.
     const chosen = campaignIn(campaign, locale)
-    return renderCampaign(chosen.words, { ...links, appStore: appStoreUrl() }, copyIn(chosen.locale))
+    // A mail to no sign-up has no app link: it cannot be a campaign's (the outbox makes one with each).
+    if (app === null) throw new Error(`campaign ${campaignId}'s mail without its recipient's app link`)
+    const appLink = appLinkOf(siteUrl(), app.code)
+    return renderCampaign(
+      chosen.words,
+      { ...links, appStore: stores.appStoreUrl ?? siteUrl(), appLink, storeUrl: storeUrlFor(stores, app.platform, appLink, app.code) },
+      copyIn(chosen.locale),
+    )
   }
 }

@@ -164,7 +164,12 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       await settleFailure(mail, error)
       return
     }
-    await store.outbox.markSent(mail.id)
+    // A mail that carried the recipient's app link (its code, in the link or as Play's install
+    // referrer) counts them invited to the app (docs/decisions/022-into-the-app.md).
+    await store.outbox.markSent(
+      mail.id,
+      mail.app !== null && (message.text.includes(mail.app.code) || message.html.includes(mail.app.code)),
+    )
     log.info({ mail: mail.id, kind: mail.kind, attempt: mail.attempt }, 'mail sent')
   }
 

@@ -25,7 +25,10 @@ import { teamRoutes } from '../team/team-routes.js'
 
 const MAX_PAGE = 100
 
-type AdminConfig = Pick<Config, 'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL' | 'ADMIN_TOKEN' | 'SITE_URL' | 'WEBHOOK_ALLOW_PRIVATE'>
+type AdminConfig = Pick<
+  Config,
+  'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL' | 'PLAY_STORE_URL' | 'ADMIN_TOKEN' | 'SITE_URL' | 'WEBHOOK_ALLOW_PRIVATE'
+>
 
 /**
  * The page (built into `pageRoot`, rendered in the browser: every path under /admin but the API
@@ -61,7 +64,10 @@ async function adminApi(app: FastifyInstance, { config }: { config: AdminConfig 
   await app.register(teamRoutes, { siteConfigured })
 
   app.get('/stats', { config: { permission: 'figures:read' } }, async () => app.store.stats())
-  await app.register(campaignRoutes, { appStoreUrl: config.APP_STORE_URL, mailFrom: config.MAIL_FROM })
+  await app.register(campaignRoutes, {
+    stores: { appStoreUrl: config.APP_STORE_URL ?? null, playStoreUrl: config.PLAY_STORE_URL ?? null },
+    mailFrom: config.MAIL_FROM,
+  })
   await app.register(growthRoutes)
   await app.register(breedRoutes)
   await app.register(suppressionRoutes)

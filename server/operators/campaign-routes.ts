@@ -23,6 +23,7 @@ import { campaignIn, campaignWords, renderCampaign } from '../mail/campaign.js'
 import { senderDomain } from '../mail/compose.js'
 import { mailCopies } from '../mail/content.js'
 import { previewLinks } from '../mail/public-settings.js'
+import type { StoreUrls } from '../handoff/links.js'
 import { isValidEmail } from '../waitlist/check-row.js'
 import type { Campaign, DraftChange } from '../store/types.js'
 
@@ -70,14 +71,15 @@ const localizedSchema = (maxLength: number) =>
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const
 
 export interface CampaignRoutesOptions {
-  appStoreUrl: string | undefined
+  /** APP_STORE_URL and PLAY_STORE_URL. */
+  stores: StoreUrls
   mailFrom: string
 }
 
-export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFrom }: CampaignRoutesOptions) {
+export async function campaignRoutes(app: FastifyInstance, { stores, mailFrom }: CampaignRoutesOptions) {
   const copyIn = mailCopies(app.productName)
   /** The links a preview or a test shows, as the command line's dry run shows them (public-settings.ts). */
-  const sampleLinks = () => previewLinks({ siteUrl: app.siteUrl(), appStoreUrl: appStoreUrl ?? null })
+  const sampleLinks = () => previewLinks({ siteUrl: app.siteUrl(), ...stores })
   const progressOf = async (id: number): Promise<CampaignProgress> => {
     const progress = await app.store.campaigns.progress(id)
     if (!progress) throw new HttpError(404, 'not_found', `No campaign ${id}`)
@@ -102,12 +104,16 @@ export async function campaignRoutes(app: FastifyInstance, { appStoreUrl, mailFr
   )
 
   app.get('/campaigns', { config: { permission: 'figures:read' } }, async () => app.store.campaigns.list())
-  // What the composer needs to know of the server: whether {{app_store_url}} has somewhere to go.
-  app.get('/campaigns/settings', { config: { permission: 'figures:read' } }, async () => ({ appStoreUrl: appStoreUrl !== undefined }))
+  // What the composer needs to know of the server: whether {{app_store_url}}, and {{app_link}} and
+  // {{store_url}} (either store), have somewhere to go.
+  app.get('/campaigns/settings', { config: { permission: 'figures:read' } }, async () => ({
+    appStoreUrl: stores.appStoreUrl !== null,
+    playStoreUrl: stores.playStoreUrl !== null,
+  }))
 
   /** The campaign a request describes, checked: its words by language and its segment; a 400 names what is wrong. */
   const campaignOf = (body: Omit<CampaignRequest, 'send'>) => {
-    const checked = campaignWords(body, appStoreUrl)
+    const checked = campaignWords(body, stores)
     const problems = checked.ok ? [] : checked.problems
     problems.push(...segmentProblems(body.segment, (field) => `segment/${field}`))
     if (!checked.ok || problems.length > 0) throw new HttpError(400, 'invalid_campaign', problems.join('; '))

@@ -3,7 +3,7 @@
 // these commands queue, watch and hold them through the store, as the admin page does.
 import { cliAudit, UsageError } from './cli-common.js'
 import { readFileSync } from 'node:fs'
-import type { CampaignProgress, CampaignRequest, Segment } from '../../contract/campaigns.js'
+import { type CampaignProgress, type CampaignRequest, placeholdersIn, type Segment } from '../../contract/campaigns.js'
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales.js'
 import {
   expectedOf,
@@ -17,6 +17,7 @@ import {
 } from '../../contract/segment.js'
 import type { Config } from '../config.js'
 import { campaignWords, renderCampaign } from '../mail/campaign.js'
+import { storeUrlFor } from '../handoff/links.js'
 import { mailCopy } from '../mail/content.js'
 import { PUBLIC_SETTINGS_KEY, previewLinks, readPublicSettings } from '../mail/public-settings.js'
 import type { WaitlistStore } from '../store/index.js'
@@ -191,7 +192,7 @@ function bar(p: CampaignProgress, width = 30): string {
 
 export async function runCampaign(
   store: WaitlistStore,
-  config: Pick<Config, 'SITE_URL' | 'PORT' | 'APP_STORE_URL'>,
+  config: Pick<Config, 'SITE_URL' | 'PORT' | 'APP_STORE_URL' | 'PLAY_STORE_URL'>,
   product: string,
   [command, ...rest]: string[],
   options: CampaignOptions,
@@ -225,10 +226,11 @@ export async function runCampaign(
       const settings = server ?? {
         siteUrl: config.SITE_URL ?? `http://localhost:${config.PORT}`,
         appStoreUrl: config.APP_STORE_URL ?? null,
+        playStoreUrl: config.PLAY_STORE_URL ?? null,
       }
       const checked = campaignWords(
         { subject: subjects as CampaignRequest['subject'], markdown: markdowns as CampaignRequest['markdown'] },
-        settings.appStoreUrl ?? undefined,
+        settings,
       )
       if (!checked.ok) throw new UsageError(checked.problems.join('\n'))
       const { en: words, ...translations } = checked.words
@@ -242,6 +244,15 @@ export async function runCampaign(
             ? `links as the server at ${server.siteUrl} sends them (its settings of ${server.recordedAt})\n`
             : "links as this shell's settings say (the server has not recorded its own yet: start it once)\n",
         )
+        // {{store_url}} is each recipient's phone's: the preview shows one whose phone is not known.
+        if (Object.values(checked.words).some((localWords) => placeholdersIn(localWords.markdown).includes('store_url'))) {
+          const sample = 'your-own-app-link'
+          const appLink = previewLinks(settings).appLink
+          const phones = (['ios', 'android'] as const).map(
+            (platform) => `${platform === 'ios' ? 'iPhone' : 'Android'} ${storeUrlFor(settings, platform, appLink, sample)}`,
+          )
+          io.out(`{{store_url}} by the recipient's phone: ${phones.join('; ')}; not known: their own app link (shown below)\n`)
+        }
         // Each language it is written in, as its recipients will get it.
         for (const [locale, localWords] of Object.entries(checked.words) as [Locale, { subject: string; markdown: string }][]) {
           const rendered = renderCampaign(localWords, previewLinks(settings), mailCopy(product, locale))
@@ -314,16 +325,21 @@ export async function runCampaign(
 export async function printSegments(store: WaitlistStore, out: (text: string) => void): Promise<void> {
   const s = await store.segments()
   const lines = [
-    `total ${count(s.total)}, confirmed ${count(s.confirmed)}, unsubscribed ${count(s.unsubscribed)}`,
+    `total ${count(s.total)}, confirmed ${count(s.confirmed)}, unsubscribed ${count(s.unsubscribed)}; in the app ${count(s.claimed)}`,
     '',
-    'by country (subscribed):',
+    'by country (subscribed; iphone and android among them; in the app beside them):',
   ]
-  lines.push(`  ${'country'.padEnd(8)}${['breeders', 'owners', 'clubs', 'fans', 'unsaid', 'total'].map((h) => h.padStart(9)).join('')}`)
+  lines.push(
+    `  ${'country'.padEnd(8)}${['breeders', 'owners', 'clubs', 'fans', 'unsaid', 'total', 'iphone', 'android', 'in app'].map((h) => h.padStart(9)).join('')}`,
+  )
   for (const c of s.byCountry) {
     lines.push(
-      `  ${(c.country ?? '(none)').padEnd(8)}${[c.breeders, c.owners, c.clubs, c.enthusiasts, c.unsaid, c.total].map((n) => count(n).padStart(9)).join('')}`,
+      `  ${(c.country ?? '(none)').padEnd(8)}${[c.breeders, c.owners, c.clubs, c.enthusiasts, c.unsaid, c.total, c.ios, c.android, c.claimed].map((n) => count(n).padStart(9)).join('')}`,
     )
   }
+  lines.push('', 'by phone (subscribed / confirmed):')
+  for (const p of s.byPlatform)
+    lines.push(`  ${(p.platform ?? '(not known)').padEnd(12)} ${count(p.total).padStart(8)} / ${count(p.confirmed)}`)
   lines.push('', 'by role and country (confirmed / not):')
   for (const r of s.byRoleCountry)
     lines.push(

@@ -45,7 +45,7 @@ export async function printFunnel(
     if (error instanceof HttpError) throw new UsageError(`--${error.message}`)
     throw error
   }
-  const funnel: Funnel = await store.growth.funnel(range.since, range.until)
+  const funnel: Funnel = { ...(await store.growth.funnel(range.since, range.until)), handOff: await store.app.handOff() }
   if (options.format === 'json') {
     out(`${JSON.stringify(funnel, null, 2)}\n`)
     return
@@ -72,5 +72,13 @@ export async function printFunnel(
       `  ${s.source.slice(0, 23).padEnd(24)}${[s.views, s.visitors, s.signups, s.confirmed].map((n) => count(n).padStart(10)).join('')}${rate(s.signups, s.visitors).padStart(9)}`,
     )
   }
+  // Into the app: people, counted when it happened (not by the days above).
+  const handOff = funnel.handOff
+  lines.push('', 'into the app (people, since the first app link was mailed):')
+  lines.push(`  ${''.padEnd(24)}${['invited', 'opened', 'claimed'].map((h) => h.padStart(10)).join('')}${'claimed'.padStart(9)}`)
+  const handOffLine = (name: string, row: { invited: number; opened: number; claimed: number }) =>
+    `  ${name.slice(0, 23).padEnd(24)}${[row.invited, row.opened, row.claimed].map((n) => count(n).padStart(10)).join('')}${rate(row.claimed, row.invited).padStart(9)}`
+  lines.push(handOffLine('everyone', handOff))
+  for (const c of handOff.countries) lines.push(handOffLine(c.country || '(no country)', c))
   out(`${lines.join('\n')}\n`)
 }

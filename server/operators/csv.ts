@@ -18,6 +18,8 @@ export const CSV_COLUMNS = [
   'invited_by',
   'invites_confirmed',
   'locale',
+  'platform',
+  'claimed_at',
 ] as const
 
 /** Several breeds in one cell, as a spreadsheet user would type them. */

@@ -70,7 +70,11 @@ export async function growthRoutes(app: FastifyInstance) {
       if (query.breed !== undefined && !isBreedId(query.breed))
         throw new HttpError(400, 'invalid_breed', `breed: not a breed of the catalogue, got ${JSON.stringify(query.breed)}`)
       await app.views.flush() // this very second's views are in the answer
-      return app.store.growth.funnel(since, until, query.breed ?? null)
+      const [funnel, handOff] = await Promise.all([
+        app.store.growth.funnel(since, until, query.breed ?? null),
+        app.store.app.handOff(query.breed ?? null),
+      ])
+      return { ...funnel, handOff }
     },
   )
 }

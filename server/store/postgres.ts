@@ -2,6 +2,7 @@
 // lock, and the features put together; each feature's SQL is in its own folder beside SQLite's.
 import pg from 'pg'
 import { StartupError } from '../startup-error.js'
+import { createPostgresApp } from './app/postgres.js'
 import { createPostgresBreeds } from './breeds/postgres.js'
 import { createPostgresCampaigns } from './campaigns/postgres.js'
 import { createPostgresDeliverability } from './deliverability/postgres.js'
@@ -99,6 +100,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     suppressions: createPostgresSuppressions(pool, run),
     deliverability: createPostgresDeliverability(pool, run),
     settings: createPostgresSettings(pool, run),
+    app: createPostgresApp(pool, run),
     growth,
     team: createPostgresTeam(pool, run),
     webhooks: createPostgresWebhooks(pool, run),

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { StartupError } from '../startup-error.js'
+import { createSqliteApp } from './app/sqlite.js'
 import { createSqliteBreeds } from './breeds/sqlite.js'
 import { createSqliteCampaigns } from './campaigns/sqlite.js'
 import { createSqliteDeliverability } from './deliverability/sqlite.js'
@@ -98,10 +99,11 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     suppressions: createSqliteSuppressions(db, run),
     deliverability: createSqliteDeliverability(db, run, tallies),
     settings: createSqliteSettings(db, run),
+    app: createSqliteApp(db, run, tallies),
     growth,
     team: createSqliteTeam(db, run),
     webhooks: createSqliteWebhooks(db, run),
-    segments: (breed) => run(() => sqliteDemandMap(db, growth, breed ?? null)),
+    segments: (breed) => run(() => sqliteDemandMap(db, growth, tallies, breed ?? null)),
     close: async () => {
       if (closed) return
       closed = true

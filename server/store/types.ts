@@ -8,7 +8,9 @@ import type { BreedTargets } from '../../contract/breed-meters.js'
 import type { Deliverability } from '../../contract/deliverability.js'
 import type { MailEventType, Suppression } from '../../contract/mail-events.js'
 import type { Profile, ProfileBreed } from '../../contract/visitor.js'
-import type { AuditAction, AuditItem, OperatorRole } from '../../contract/team.js'
+import type { AuditAction, AuditItem, OperatorRole, TokenRole } from '../../contract/team.js'
+import type { AppProfile, Platform } from '../../contract/app.js'
+import type { FunnelHandOff } from '../../contract/growth.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
 
 export type { CampaignProgress, MailState, Profile, Segment, Segments, SignUp, Stats, WaitlistRow }
@@ -157,6 +159,12 @@ export interface Visitor {
   /** Made when the address is confirmed; null before. */
   invite_code: string | null
   locale: Locale
+  /** The phone it uses (its join's browser, or what it said here); null when not known. */
+  platform: Platform | null
+  /** Its app link's code, once a campaign mail made it; null before. */
+  app_code: string | null
+  /** When the app took its profile; null until then. */
+  claimed_at: string | null
 }
 
 /** What a sign-up's invite link has brought: counts only, never who. */
@@ -177,6 +185,15 @@ export interface VisitorData {
   invite: { code: string | null } & InviteCounts
   /** The profile in full: each breed with its id, side and health tests; the kennel club; the litters. */
   profile: Profile
+  /** Its app link's code (null until a campaign mail made it), when it was mailed and opened, and whether and when the app took the profile. */
+  app: {
+    code: string | null
+    link_made_at: string | null
+    invited_at: string | null
+    opened_at: string | null
+    claimed: boolean
+    claimed_at: string | null
+  }
 }
 
 export interface VisitorStore {
@@ -193,6 +210,8 @@ export interface VisitorStore {
   saveProfile(id: number, profile: ProfileToSave): Promise<void>
   /** The language the sign-up's page and mails speak from now on. */
   setLocale(id: number, locale: Locale): Promise<void>
+  /** The phone the visitor says they use (their campaign's {{store_url}} follows it). */
+  setPlatform(id: number, platform: Platform): Promise<void>
   /** Stops (false) or restarts (true) e-mails to the address. */
   setSubscribed(id: number, subscribed: boolean): Promise<void>
   /** The sign-up, its mails and its page tokens, gone for good. */
@@ -218,6 +237,8 @@ export interface ClaimedMail {
   locale: Locale
   /** What an operator's notice says (a disabled webhook's address and why). */
   note: Record<string, unknown> | null
+  /** A campaign mail's recipient's app link code (made with its first campaign mail) and phone; null for other mails. */
+  app: { code: string; platform: Platform | null } | null
 }
 
 /** The queue now, and what became of every mail. */
@@ -232,7 +253,11 @@ export interface OutboxStore {
   claim(limit: number, leaseMs: number): Promise<ClaimedMail[]>
   /** The worker is still at these mails: their leases run `leaseMs` from now. */
   extendLease(ids: readonly number[], leaseMs: number): Promise<void>
-  markSent(id: number): Promise<void>
+  /**
+   * The mail was sent; `heldAppLink`: it held the recipient's app link (its code), which counts them
+   * invited (once) in the same transaction.
+   */
+  markSent(id: number, heldAppLink?: boolean): Promise<void>
   /** A transient failure: due again at `at` (ISO 8601). */
   retryAt(id: number, at: string, error: string): Promise<void>
   /** A permanent failure (`bounced`) or retries exhausted (`failed`): never tried again. */
@@ -316,11 +341,38 @@ export interface GrowthStore {
   addViews(batch: readonly ViewBatch[]): Promise<void>
   /** Drops the keys and visitors' hashes of the days that are over (the store also does it every minute). */
   forgetPastDays(): Promise<void>
-  /** Views, visitors and the sign-ups' cohorts per UTC day from `since` to `until` (inclusive), and per source. */
+  /**
+   * Views, visitors and the sign-ups' cohorts per UTC day from `since` to `until` (inclusive), and per
+   * source (the hand-off's figures are the app store's: AppStore.handOff).
+   */
   /** `breed`: only the sign-ups that named it (a catalogue id) in the cohorts; views are everyone's. */
-  funnel(since: string, until: string, breed?: string | null): Promise<Funnel>
+  funnel(since: string, until: string, breed?: string | null): Promise<Omit<Funnel, 'handOff'>>
   /** The sign-ups whose links brought the most credited confirmations. */
   topInviters(limit: number): Promise<{ id: number; email: string; joined: number; confirmed: number }[]>
+}
+
+/** What an app link opens in a browser: its sign-up's language, and whether the app has taken it already. */
+export interface AppLinkRecord {
+  signupId: number
+  locale: Locale
+  claimed: boolean
+}
+
+/** Into the app (docs/decisions/022-into-the-app.md): app links, opened and claimed. */
+export interface AppStore {
+  /**
+   * The link of a code; with `opened`, a person's browser was served its page: the first time
+   * counts them opened (unless the app has the profile already). Undefined: no such code.
+   */
+  open(code: string, opened: boolean): Promise<AppLinkRecord | undefined>
+  /**
+   * The claim, in one transaction with its audit line (the sign-up's id, never its address): the
+   * code spent and the profile answered; 'claimed' when it was spent already; undefined when no
+   * sign-up has it (unknown, or deleted).
+   */
+  claim(code: string, tokenId: number | null, audit: (signupId: number) => AuditEntry): Promise<AppProfile | 'claimed' | undefined>
+  /** Invited, opened and claimed: everyone's, per country and per breed; with a breed, its people only. */
+  handOff(breed?: string | null): Promise<FunnelHandOff>
 }
 
 /** Settings: one JSON value per key (the server's public settings among them, for the command line). */
@@ -355,6 +407,7 @@ export interface WaitlistStore {
   readonly suppressions: SuppressionStore
   readonly deliverability: DeliverabilityStore
   readonly settings: SettingsStore
+  readonly app: AppStore
   /** The demand map: who waits where, for which breeds (unsubscribed addresses left out); with a breed id, its people only. */
   segments(breed?: string | null): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */
@@ -427,7 +480,7 @@ export interface SessionRecord {
 export interface TokenRecord {
   id: number
   name: string
-  role: OperatorRole
+  role: TokenRole
   created_at: string
   expires_at: string | null
   last_used_at: string | null
@@ -502,7 +555,7 @@ export interface TeamStore {
   session(idHash: string, idleMs: number): Promise<SessionRecord | undefined>
   endSession(idHash: string, audit: AuditEntry | null): Promise<void>
   addToken(
-    token: { name: string; role: OperatorRole; tokenHash: string; createdBy: number | null; expiresAt: string | null },
+    token: { name: string; role: TokenRole; tokenHash: string; createdBy: number | null; expiresAt: string | null },
     audit: AuditEntry,
   ): Promise<number>
   tokens(): Promise<TokenRecord[]>

@@ -4,7 +4,7 @@
 // register one that does not. Failed attempts are counted per client and per operator.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { randomBytes } from 'node:crypto'
-import { type AuditAction, can, type OperatorRole, type Permission, RECENT_SIGN_IN_REQUIRED, TEAM_TIMES } from '../../contract/team.js'
+import { type AuditAction, can, type Permission, RECENT_SIGN_IN_REQUIRED, TEAM_TIMES, type TokenRole } from '../../contract/team.js'
 import { HttpError } from '../http/errors.js'
 import { hashToken, sameSecret } from '../secrets.js'
 import type { AuditEntry, OperatorRecord } from '../store/types.js'
@@ -38,7 +38,9 @@ export interface Caller {
   kind: 'session' | 'token' | 'admin-token'
   /** The signed-in operator (sessions only). */
   operator: OperatorRecord | null
-  role: OperatorRole
+  role: TokenRole
+  /** The API token's id (tokens only). */
+  tokenId: number | null
   /** How the audit log names the caller: the operator's e-mail, `token <name>`, ADMIN_TOKEN. */
   label: string
   actorId: number | null
@@ -193,6 +195,7 @@ export function teamGate(app: FastifyInstance, adminToken: string | undefined): 
             kind: 'session',
             operator: session.operator,
             role: session.operator.role,
+            tokenId: null,
             label: session.operator.email,
             actorId: session.operator.id,
             signedInAt: session.created_at,
@@ -207,20 +210,38 @@ export function teamGate(app: FastifyInstance, adminToken: string | undefined): 
   })
 }
 
-/** A bearer token: ADMIN_TOKEN, or an API token; anything else counts as a failure of the client. */
-async function tokenCaller(app: FastifyInstance, request: FastifyRequest, sent: string, adminToken: string | undefined): Promise<Caller> {
+/**
+ * A bearer token: ADMIN_TOKEN, or an API token; anything else counts as a failure of the client (the
+ * app's claim route asks the same: server/handoff/routes.ts).
+ */
+export async function tokenCaller(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  sent: string,
+  adminToken: string | undefined,
+): Promise<Caller> {
   const client = failureKeys.client(request)
   // Checked before the token: while a client is locked out, the right token is refused too, so
   // guessing stops and no answer tells a guesser that a guess was right.
   await refuseWhileLocked(app, [client])
   if (adminToken !== undefined && sameSecret(sent, adminToken))
-    return { kind: 'admin-token', operator: null, role: 'owner', label: 'ADMIN_TOKEN', actorId: null, signedInAt: null, sessionHash: null }
+    return {
+      kind: 'admin-token',
+      operator: null,
+      role: 'owner',
+      tokenId: null,
+      label: 'ADMIN_TOKEN',
+      actorId: null,
+      signedInAt: null,
+      sessionHash: null,
+    }
   const token = await app.store.team.useToken(hashToken(sent))
   if (token)
     return {
       kind: 'token',
       operator: null,
       role: token.role,
+      tokenId: token.id,
       label: `token ${token.name}`,
       actorId: null,
       signedInAt: null,

@@ -76,6 +76,7 @@ export async function startSession(
     kind: 'session',
     operator,
     role: operator.role,
+    tokenId: null,
     label: operator.email,
     actorId: operator.id,
     signedInAt: new Date().toISOString(),

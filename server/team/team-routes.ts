@@ -7,6 +7,8 @@ import {
   type ApiTokenSummary,
   type AuditPage,
   OPERATOR_ROLES,
+  TOKEN_ROLES,
+  type TokenRole,
   type OperatorRole,
   type PasskeySummary,
   TEAM_TIMES,
@@ -20,6 +22,8 @@ import { registrationOptions, relyingParty, verifyRegistration } from './webauth
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const
 const role = { type: 'string', enum: OPERATOR_ROLES } as const
+/** A token may also be the app's own (contract/team.ts TOKEN_ROLES); a person never. */
+const tokenRole = { type: 'string', enum: TOKEN_ROLES } as const
 /** An API token: a prefix that says what it is (secret scanners know such prefixes), then 256 random bits. */
 export const API_TOKEN_PREFIX = 'kn_'
 
@@ -133,12 +137,16 @@ export async function teamRoutes(app: FastifyInstance, { siteConfigured }: { sit
           type: 'object',
           additionalProperties: false,
           required: ['name', 'role'],
-          properties: { name: { type: 'string', minLength: 1, maxLength: 60 }, role, expiresAt: { type: 'string', maxLength: 40 } },
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 60 },
+            role: tokenRole,
+            expiresAt: { type: 'string', maxLength: 40 },
+          },
         },
       },
     },
     async (request, reply) => {
-      const { name, role: tokenRole, expiresAt } = request.body as { name: string; role: OperatorRole; expiresAt?: string }
+      const { name, role: tokenRole, expiresAt } = request.body as { name: string; role: TokenRole; expiresAt?: string }
       const expires = expiresAt === undefined ? null : Date.parse(expiresAt)
       if (expires !== null && (Number.isNaN(expires) || expires <= Date.now()))
         throw new HttpError(400, 'invalid_expiry', 'expiresAt: a moment in the future, such as 2027-01-31T00:00:00Z')

@@ -4,12 +4,16 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Locale } from '../../contract/locales.js'
-import type { RenderedPage, VisitorGone, VisitorRender, VisitorView } from '../../contract/visitor.js'
+import type { AppPageView } from '../../contract/app.js'
+import type { AppLinkGone, RenderedPage, VisitorGone, VisitorRender, VisitorView } from '../../contract/visitor.js'
 
 export interface VisitorPages {
   site: VisitorRender['site']
   page(view: VisitorView, error?: 'invalid-profile'): string
   gone(why: VisitorGone, locale: Locale): string
+  /** An app link's page (/app/<code>), and its answers when it leads nowhere: the same shell. */
+  app(view: AppPageView): string
+  appGone(why: AppLinkGone, locale: Locale): string
 }
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c)
@@ -40,5 +44,7 @@ export async function loadVisitorPages(dir: string): Promise<VisitorPages | unde
     site: visitor.site,
     page: (view, error) => document(visitor.page(view, error), view.locale),
     gone: (why, locale) => document(visitor.gone(why, locale), locale),
+    app: (view) => document(visitor.app(view), view.locale),
+    appGone: (why, locale) => document(visitor.appGone(why, locale), locale),
   }
 }

@@ -19,6 +19,8 @@ import type { Visitor } from '../store/types.js'
 import type { VisitorPages } from './pages.js'
 import { readProfile } from './profile.js'
 import { visitorBreedMeters } from '../breeds/meters.js'
+import { isPlatform } from '../../contract/app.js'
+import { appLinkOf } from '../handoff/links.js'
 
 /** A form on the page is a few short fields; anything bigger is not ours. */
 const MAX_FORM_BYTES = 16_384
@@ -61,10 +63,12 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
   ): Promise<VisitorView> => {
     const confirmed = visitor.confirmed_at !== null
     const code = confirmed ? visitor.invite_code : null
-    const [counts, meter, breeds] = await Promise.all([
+    // The meters as the public sees them (docs/public-figures.md): the same figures as /api/launch.
+    const [counts, meter, breeds, offsets] = await Promise.all([
       code === null ? undefined : app.store.visitors.invites(visitor.id),
       visitor.profile.country === null ? null : app.launch.meter(visitor.profile.country),
       visitor.profile.country === null || !visitor.profile.breeds.some((entry) => entry.breed) ? null : app.breedMeters.counted(),
+      app.launch.figures.offsets(),
     ])
     return {
       base: `${VISITOR_PATH}/${token}`,
@@ -79,7 +83,12 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
       invite:
         code === null || !counts ? null : { link: `${app.siteUrl()}${localePath(visitor.locale)}?${INVITE_PARAM}=${code}`, ...counts },
       meter,
-      breedMeters: breeds ? visitorBreedMeters(breeds, visitor.profile, visitor.locale) : [],
+      breedMeters: breeds ? visitorBreedMeters(breeds, visitor.profile, visitor.locale, offsets) : [],
+      app: {
+        platform: visitor.platform,
+        link: visitor.app_code === null ? null : appLinkOf(app.siteUrl(), visitor.app_code),
+        claimedAt: visitor.claimed_at,
+      },
     }
   }
   const back = (reply: FastifyReply, token: string, notice: VisitorNotice) => reply.redirect(`${VISITOR_PATH}/${token}?done=${notice}`, 303)
@@ -125,6 +134,16 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
     if (!profile) return html(reply, 400, pages.page(await view(visitor, request.params.token, null), 'invalid-profile'))
     await app.store.visitors.saveProfile(visitor.id, profile)
     return back(reply, request.params.token, 'saved')
+  })
+
+  // The phone they use: one of ours, or the page again saying so (nothing changes).
+  app.post<{ Params: Params }>(`${VISITOR_PATH}/:token/phone`, async (request, reply) => {
+    const visitor = await visitorOf(request, reply)
+    if (!visitor) return reply
+    const chosen = form(request).get('platform')
+    if (!isPlatform(chosen)) return html(reply, 400, pages.page(await view(visitor, request.params.token, null), 'invalid-profile'))
+    await app.store.visitors.setPlatform(visitor.id, chosen)
+    return back(reply, request.params.token, 'phone')
   })
 
   // A GET of the unsubscribe address (a person clicking it in a client that shows it) changes

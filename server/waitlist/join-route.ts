@@ -8,6 +8,7 @@ import { INVITE_PARAM } from '../../contract/growth.js'
 import { localePath, LOCALE_COLUMN, readLocale } from '../../contract/locales.js'
 import { type JoinOutcome, readCampaign } from '../../contract/waitlist.js'
 import { checkRow } from './check-row.js'
+import { platformOf } from '../handoff/platform.js'
 
 /** A form post is an address and two short fields; anything bigger is not our form's. */
 const MAX_FORM_BYTES = 2048
@@ -43,7 +44,8 @@ async function join(app: FastifyInstance, request: FastifyRequest, reply: Fastif
   )
   if (!checked.ok) return 'invalid'
   try {
-    if ((await app.store.add(checked.row)).mailQueued) app.mailer.nudge()
+    // The phone its browser names, and nothing else of its agent (docs/decisions/022-into-the-app.md).
+    if ((await app.store.add({ ...checked.row, platform: platformOf(request.headers['user-agent']) })).mailQueued) app.mailer.nudge()
     return 'joined'
   } catch (error) {
     // Nothing was stored, and the visitor is told so: the sign-up is theirs to retry, not lost.

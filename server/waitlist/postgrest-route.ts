@@ -7,6 +7,7 @@ import { API_SECURITY_HEADERS } from '../http/security.js'
 import { sameSecret } from '../secrets.js'
 import { postgrestErrors as errors } from './postgrest-errors.js'
 import { parsePrefer, prepareInsert } from './postgrest-insert.js'
+import { platformOf } from '../handoff/platform.js'
 
 /** docs/protocol.md row 7 (extension): a sign-up is a few hundred bytes; 16 KiB is generous. */
 export const MAX_BODY_BYTES = 16 * 1024
@@ -53,7 +54,8 @@ export async function postgrestRoutes(app: FastifyInstance, { anonKey }: { anonK
     })
     // Answer only after commit: a 201 must survive a crash. A duplicate answers the same as a
     // new address, so the answer never tells whether an address is listed.
-    if (row && (await app.store.add(row)).mailQueued) app.mailer.nudge()
+    // The phone its browser names, and nothing else of its agent (docs/decisions/022-into-the-app.md).
+    if (row && (await app.store.add({ ...row, platform: platformOf(request.headers['user-agent']) })).mailQueued) app.mailer.nudge()
     return answerCreated(reply, prefer, row ? 1 : 0)
   })
 

@@ -1,8 +1,8 @@
 // Breeds by the catalogue (docs/breeds.md), over HTTP on both stores: names typed in six languages
 // landing on one breed through the visitor's form, the breeder's questions checked field by field,
 // the names the catalogue missed and an editor's mapping of them, the breed × country meters and
-// their targets, /api/launch's breeds (k ≥ 10), segments by breed, side and readiness, and the
-// migration of earlier free-text breeds.
+// their targets, /api/launch's breeds (public figures, docs/public-figures.md), segments by breed,
+// side and readiness, and the migration of earlier free-text breeds.
 import Database from 'better-sqlite3'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,6 +19,8 @@ import { row } from '../support/rows'
 import { startServer, tempSqlitePath, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { asOperator, joinTeam, runSql, sameSql } from '../support/team'
+import { figureKey } from '../../server/growth/public-figures'
+import { useSecretWhere } from '../support/public-figures'
 
 const ADMIN_TOKEN = 'admin-token-for-the-breed-tests-0123456'
 
@@ -313,29 +315,48 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
     expect((await breedsAnswer('?breed=labrador-retriever')).breeds[0]?.all).toMatchObject({ profiles: 2, dams: 1, seekers: 1 })
   })
 
-  it.skipIf(!available)('shows the public a breed × country from 10 profiles only, any count under 10 as null', async () => {
-    await start()
-    await seed('lab-fr', [
-      ...many(10, { role: 'breeder', breeds: [{ name: 'Labrador Retriever', side: 'dam' }], country: 'FR' }),
-      ...many(2, { role: 'breeder', breeds: [{ name: 'Labrador Retriever', side: 'stud' }], country: 'FR' }),
-    ])
-    await seed('lab-de', many(9, { role: 'breeder', breeds: [{ name: 'Labrador', side: 'both' }], country: 'DE' }))
-    server.app.breedMeters.changed()
-    server.app.launch.changed()
-    const answer = (await (await fetch(`${server.url}/api/launch`)).json()) as LaunchAnswer
-    expect(answer.breeds).toEqual([{ id: 'labrador-retriever', country: 'FR', studs: null, dams: 10, seekers: null }])
-    // The visitor's page says it in their language, with the few as "fewer than 10".
-    const { token } = await joinWithLink(server, 'zoe@example.com')
-    await confirmOnPage(server, token)
-    expect((await form(token, 'breed-1=Labrador&side-1=stud&country=FR')).status).toBe(303)
-    await fetch(`${server.url}/me/${token}/language`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'locale=fr',
-    })
-    const page = await (await fetch(`${server.url}/me/${token}`)).text()
-    expect(page).toContain('Retriever du labrador : moins de 10 éleveurs avec un étalon, 10 éleveurs avec une lice.')
-  })
+  it.skipIf(!available)(
+    'shows the public a breed × country where one of its figures shows, each as its band after its offset',
+    async () => {
+      await start()
+      const lab = (country: string, side: 'studs' | 'dams' | 'seekers') => figureKey.breed('labrador-retriever', country, side)
+      // FR's 10 dams show (offset 0); DE's 12 (both) do not (offset 3 or more): nine under 10 never would.
+      await useSecretWhere(server, {
+        [lab('FR', 'dams')]: (o) => o === 0,
+        [lab('DE', 'studs')]: (o) => o >= 3,
+        [lab('DE', 'dams')]: (o) => o >= 3,
+      })
+      await seed('lab-fr', [
+        ...many(10, { role: 'breeder', breeds: [{ name: 'Labrador Retriever', side: 'dam' }], country: 'FR' }),
+        ...many(2, { role: 'breeder', breeds: [{ name: 'Labrador Retriever', side: 'stud' }], country: 'FR' }),
+      ])
+      await seed('lab-de', many(12, { role: 'breeder', breeds: [{ name: 'Labrador', side: 'both' }], country: 'DE' }))
+      await seed('pug-it', many(9, { role: 'breeder', breeds: [{ name: 'Pug', side: 'both' }], country: 'IT' }))
+      server.app.breedMeters.changed()
+      server.app.launch.changed()
+      const answer = (await (await fetch(`${server.url}/api/launch`)).json()) as LaunchAnswer
+      expect(answer.breeds).toEqual([{ id: 'labrador-retriever', country: 'FR', studs: null, dams: 10, seekers: null }])
+      // The team sees them exact.
+      const labrador = (await breedsAnswer('?breed=labrador-retriever')).breeds[0]
+      expect(labrador?.countries.map((c) => [c.country, c.studs, c.dams])).toEqual([
+        ['DE', 12, 12],
+        ['FR', 2, 10],
+      ])
+      // The visitor's page says the same in their language, a figure not shown as "too few".
+      const { token } = await joinWithLink(server, 'zoe@example.com')
+      await confirmOnPage(server, token)
+      expect((await form(token, 'breed-1=Labrador&side-1=stud&country=FR')).status).toBe(303)
+      await fetch(`${server.url}/me/${token}/language`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'locale=fr',
+      })
+      const page = await (await fetch(`${server.url}/me/${token}`)).text()
+      expect(page).toContain(
+        'Retriever du labrador : encore trop peu d’éleveurs avec un étalon pour afficher un nombre, au moins 10 éleveurs avec une lice.',
+      )
+    },
+  )
 
   it.skipIf(!available)('filters the demand map and the funnel by breed; views stay everyone’s', async () => {
     await start()

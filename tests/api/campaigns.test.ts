@@ -83,7 +83,18 @@ describe.each(STORES)('campaigns on $kind', ({ kind, available }) => {
     expect(segments.byRoleCountry).toContainEqual({ role: 'breeder', country: 'GB', confirmed: 1, unconfirmed: 1 })
     expect(segments.byRoleCountry).toContainEqual({ role: 'owner', country: 'GB', confirmed: 1, unconfirmed: 0 })
     expect(segments.byRoleCountry).toContainEqual({ role: null, country: null, confirmed: 1, unconfirmed: 0 })
-    expect(segments.byCountry[0]).toEqual({ country: 'GB', breeders: 2, owners: 1, clubs: 0, enthusiasts: 0, unsaid: 0, total: 3 })
+    expect(segments.byCountry[0]).toEqual({
+      country: 'GB',
+      breeders: 2,
+      owners: 1,
+      clubs: 0,
+      enthusiasts: 0,
+      unsaid: 0,
+      total: 3,
+      ios: 0,
+      android: 0,
+      claimed: 0,
+    })
     expect(segments.topBreeds.map((b) => [b.breed.toLowerCase(), b.breeders, b.owners, b.total])).toEqual([
       ['beagle', 1, 1, 2],
       ['labrador retriever', 1, 1, 2],

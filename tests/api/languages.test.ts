@@ -136,6 +136,7 @@ describe('the pages in six languages', () => {
       invite: { link: `${SITE}/?invite=abc`, joined: 2, confirmed: 1 },
       meter: { country: 'DE', breeders: 3, owners: 4, target: { breeders: 80, owners: 400 }, ready: false },
       breedMeters: [],
+      app: { platform: 'ios', link: `${SITE}/app/abcdefghijklmnopqrstuv`, claimedAt: null },
     }
     const visitorHtml = decode(visitor.page(view).html)
     expectNoForeignSentence(locale, visitorHtml, "the visitor's page")

@@ -1,9 +1,10 @@
 // Each country's launch meter (docs/decisions/015-growth.md), over HTTP on both stores: the targets
-// the team sets (checked field by field), GET /api/launch (countries with 10 or more confirmed
-// sign-ups only, cached at most a minute), the visitor's own meter, the segment of ready
-// countries, and the landing page's total from 100 confirmed sign-ups on.
+// the team sets (checked field by field), GET /api/launch (public figures, docs/public-figures.md:
+// a country where one shows, cached at most a minute), the visitor's own meter, the segment of
+// ready countries (exact), and the landing page's total from 100 on.
 import { afterEach, describe, expect, it } from 'vitest'
-import { DEFAULT_LAUNCH_TARGETS, type LaunchAnswer, type LaunchTargets } from '../../contract/growth'
+import { type CountryMeter, DEFAULT_LAUNCH_TARGETS, type LaunchAnswer, type LaunchTargets } from '../../contract/growth'
+import { figureKey } from '../../server/growth/public-figures'
 import { content } from '../../web/content'
 import { englishVisitorContent as visitorContent } from '../../web/visitor/content'
 import { confirmOnPage, joinWithLink } from '../support/page-links'
@@ -11,6 +12,7 @@ import { seedSignUps } from '../support/seed'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { profileOf } from '../support/profile'
+import { useSecretWhere } from '../support/public-figures'
 
 const ADMIN_TOKEN = 'admin-token-for-the-launch-tests-0123'
 
@@ -64,59 +66,87 @@ describe.each(STORES)('launch meters on $kind', ({ kind, available }) => {
     expect(await (await admin('/launch-targets')).json()).toEqual(targets)
   })
 
-  it.skipIf(!available)('answers the meters of countries with 10 or more confirmed sign-ups only, for at most a minute', async () => {
-    await start()
-    await putTargets({ default: { breeders: 5, owners: 5 }, countries: { IE: { breeders: 3, owners: 6 } } })
-    await seedCountry('de', 'DE', 6, 4, 5) // 10 confirmed: shown, and ready (6 ≥ 5, 4 < 5: not ready)
-    await seedCountry('ie', 'IE', 4, 6) // 10 confirmed, ready with its own targets
-    await seedCountry('lu', 'LU', 5, 4) // 9 confirmed: never shown
-    const answer = await fetch(`${server.url}/api/launch`)
-    expect(answer.status).toBe(200)
-    expect(answer.headers.get('access-control-allow-origin')).toBe('*')
-    const maxAge = Number(/^public, max-age=(\d+)$/.exec(answer.headers.get('cache-control') ?? '')?.[1])
-    expect(maxAge).toBeGreaterThan(50)
-    expect(maxAge).toBeLessThanOrEqual(60)
-    expect(((await answer.json()) as LaunchAnswer).countries).toEqual([
-      { country: 'IE', breeders: 4, owners: 6, target: { breeders: 3, owners: 6 }, ready: true },
-      { country: 'DE', breeders: 6, owners: 4, target: { breeders: 5, owners: 5 }, ready: false },
-    ])
-    // Setting the targets counts again at once; otherwise the answer is the minute's.
-    await putTargets({ default: { breeders: 5, owners: 4 }, countries: {} })
-    const again = (await (await fetch(`${server.url}/api/launch`)).json()) as LaunchAnswer
-    expect(again.countries.map((c) => [c.country, c.ready])).toEqual([
-      ['DE', true],
-      ['IE', false],
-    ])
-    // The team sees every country, the ready ones first.
-    const segments = (await (await admin('/segments')).json()) as { meters: LaunchAnswer['countries'] }
-    expect(segments.meters.map((m) => [m.country, m.ready])).toEqual([
-      ['DE', true],
-      ['LU', true],
-      ['IE', false],
-    ])
-  })
-
   it.skipIf(!available)(
-    "shows the visitor their country's meter, lowered by an unsubscribe or a deletion, and asks for a country",
+    'answers each country where a figure shows, its counts as public figures, for at most a minute; the team sees them exact',
     async () => {
       await start()
+      // Offsets that put DE's 12 owners under 10 and IE's 31 owners at their target of 30.
+      await useSecretWhere(server, {
+        [figureKey.country('DE', 'breeders')]: (o) => o <= 5,
+        [figureKey.country('DE', 'owners')]: (o) => o >= 3,
+        [figureKey.country('IE', 'breeders')]: (o) => o <= 4,
+        [figureKey.country('IE', 'owners')]: (o) => o <= 1,
+        [figureKey.country('LU', 'breeders')]: (o) => o === 0,
+      })
+      await putTargets({ default: { breeders: 20, owners: 20 }, countries: { IE: { breeders: 10, owners: 30 } } })
+      await seedCountry('de', 'DE', 25, 12, 5) // 25 breeders: 20+; 12 owners less at least 3: not shown
+      await seedCountry('ie', 'IE', 14, 31) // 10+ and 20+, and ready: both less their offsets meet the targets
+      await seedCountry('lu', 'LU', 9, 9) // 18 confirmed, but no figure reaches 10: never listed
+      const answer = await fetch(`${server.url}/api/launch`)
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*')
+      const maxAge = Number(/^public, max-age=(\d+)$/.exec(answer.headers.get('cache-control') ?? '')?.[1])
+      expect(maxAge).toBeGreaterThan(50)
+      expect(maxAge).toBeLessThanOrEqual(60)
+      expect(((await answer.json()) as LaunchAnswer).countries).toEqual([
+        { country: 'IE', breeders: 10, owners: 20, target: { breeders: 10, owners: 30 }, ready: true },
+        { country: 'DE', breeders: 20, owners: null, target: { breeders: 20, owners: 20 }, ready: false },
+      ])
+      // Setting the targets counts again at once; otherwise the answer is the minute's. Ready where
+      // both figures show at their targets: DE's owners do not show.
+      await putTargets({ default: { breeders: 9, owners: 9 }, countries: {} })
+      const again = (await (await fetch(`${server.url}/api/launch`)).json()) as LaunchAnswer
+      expect(again.countries.map((c) => [c.country, c.ready])).toEqual([
+        ['IE', true],
+        ['DE', false],
+      ])
+      // The team sees every country, exact, the ready ones first.
+      const segments = (await (await admin('/segments')).json()) as { meters: CountryMeter[] }
+      expect(segments.meters.map((m) => [m.country, m.breeders, m.owners, m.ready])).toEqual([
+        ['DE', 25, 12, true],
+        ['IE', 14, 31, true],
+        ['LU', 9, 9, true],
+      ])
+    },
+  )
+
+  it.skipIf(!available)(
+    "shows the visitor their country's meter as the public sees it, counted now: their confirmation, an unsubscribe, a deletion",
+    async () => {
+      await start()
+      const small = (o: number) => o <= 10
+      const offsets = await useSecretWhere(server, {
+        [figureKey.country('DE', 'breeders')]: small,
+        [figureKey.country('DE', 'owners')]: small,
+      })
       await putTargets({ default: { breeders: 80, owners: 400 }, countries: {} })
-      const seeded = await seedCountry('ger', 'DE', 31, 122)
+      // At two edges: 20 breeders and 99 owners once their offsets are taken off.
+      const breeders = 20 + offsets(figureKey.country('DE', 'breeders'))
+      const seeded = await seedCountry('ger', 'DE', breeders, 99 + offsets(figureKey.country('DE', 'owners')))
       const { token, id } = await joinWithLink(server, 'visitor@example.com')
       const page = async () => (await fetch(`${server.url}/me/${token}`)).text()
       expect(await page()).toContain(visitorContent.launch.askCountry)
       await server.app.store.visitors.saveProfile(id, profileOf({ role: 'owner', breeds: [], country: 'DE' }))
-      const meter = (breeders: number, owners: number) =>
-        visitorContent.launch.meter('Germany', { country: 'DE', breeders, owners, target: { breeders: 80, owners: 400 }, ready: false })
-      expect(meter(31, 122)).toBe('Germany: 31 of 80 breeders, 122 of 400 owners')
-      expect(await page()).toContain(meter(31, 122)) // not confirmed: not counted yet
+      const meter = (shownBreeders: number | null, shownOwners: number | null) =>
+        visitorContent.launch.meter('Germany', {
+          country: 'DE',
+          breeders: shownBreeders,
+          owners: shownOwners,
+          target: { breeders: 80, owners: 400 },
+          ready: false,
+        })
+      expect(meter(20, 50)).toBe('Germany: 20+ of 80 breeders, 50+ of 400 owners')
+      expect(meter(null, 100)).toBe('Germany: too few breeders to show a number yet (target: 80), 100+ of 400 owners')
+      expect(await page()).toContain(meter(20, 50)) // not confirmed: not counted yet
       await confirmOnPage(server, token)
-      expect(await page()).toContain(meter(31, 123))
+      expect(await page()).toContain(meter(20, 100)) // their own confirmation: the hundredth owner
       const [breeder] = await server.app.store.list({ limit: 1, search: seeded.confirmed[0] })
       await server.app.store.visitors.setSubscribed(breeder?.id ?? 0, false)
-      expect(await page()).toContain(meter(30, 123))
+      expect(await page()).toContain(meter(10, 100))
       await server.app.store.remove(seeded.confirmed[1] ?? '')
-      expect(await page()).toContain(meter(29, 123))
+      expect(await page()).toContain(meter(10, 100))
+      // The bars say no more than the sentence: their widths are the public figures'.
+      expect(await page()).toContain(`width:${Math.round((10 / 80) * 100)}%`)
     },
   )
 
@@ -145,21 +175,22 @@ describe.each(STORES)('launch meters on $kind', ({ kind, available }) => {
     expect(await sent.json()).toMatchObject({ recipients: 7 })
   })
 
-  it.skipIf(!available)('says on the landing page how many wait from 100 confirmed sign-ups, rounded down to the ten', async () => {
+  it.skipIf(!available)('says on the landing page how many wait from 100, rounded down to the hundred, after its offset', async () => {
     await start()
+    const offset = (await useSecretWhere(server, { [figureKey.waiting]: (o) => o <= 10 }))(figureKey.waiting)
     const hero = async () => {
       const html = await (await fetch(`${server.url}/`)).text()
       return { note: html.includes(content.hero.note), waiting: /(\d[\d,]*) breeders and dog owners are waiting/.exec(html)?.[1] ?? null }
     }
-    await seedSignUps(storeEnv(), { confirmed: 98, unsubscribed: 30, unconfirmed: 30, prefix: 'many' })
+    await seedSignUps(storeEnv(), { confirmed: 98 + offset, unsubscribed: 30, unconfirmed: 30, prefix: 'many' })
     const last = await joinWithLink(server, 'ninety-nine@example.com')
     await confirmOnPage(server, last.token)
-    expect(await hero()).toEqual({ note: true, waiting: null }) // 99 confirmed (the unsubscribed are not waiting)
+    expect(await hero()).toEqual({ note: true, waiting: null }) // 99 less the offset (the unsubscribed are not waiting)
     const hundredth = await joinWithLink(server, 'hundred@example.com')
     await confirmOnPage(server, hundredth.token)
     expect(await hero()).toEqual({ note: false, waiting: '100' })
     await seedSignUps(storeEnv(), { confirmed: 1149, prefix: 'more' })
     server.app.waiting.changed() // as a confirmation here would; another instance's show within 15 s
-    expect(await hero()).toEqual({ note: false, waiting: '1,240' })
+    expect(await hero()).toEqual({ note: false, waiting: '1,200' }) // 1,249 less the offset
   })
 })

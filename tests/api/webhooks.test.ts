@@ -108,12 +108,22 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
       // Once sent, an operator holds it (its deliverability can too: tests/api/wave-pause.test.ts).
       await receiver.until((got) => got.some((r) => r.type === 'campaign.finished'))
       expect((await admin(server)(`/campaigns/${campaign}/pause`, { method: 'POST' })).status).toBe(200)
+      // The app takes Ada's profile, by the code her campaign mail carried (docs/decisions/022-into-the-app.md).
+      const app = await admin(server)('/tokens', { method: 'POST', body: { name: 'the app', role: 'app' } })
+      const appToken = ((await app.json()) as { token: string }).token
+      const adaData = (await (await fetch(`${server.url}/me/${ada.token}/data.json`)).json()) as { app: { code: string } }
+      const claimed = await fetch(`${server.url}/api/app/claim`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${appToken}` },
+        body: JSON.stringify({ code: adaData.app.code }),
+      })
+      expect(claimed.status).toBe(200)
       expect((await form(server, `/me/${bea.token}/unsubscribe`, '')).status).toBe(303)
       expect((await form(server, `/me/${bea.token}/delete`, 'confirm=yes')).status).toBe(303)
 
       const types = WEBHOOK_EVENTS
-      // Every type the contract lists: nine, each arriving at least once.
-      expect(types).toHaveLength(9)
+      // Every type the contract lists: ten, each arriving at least once.
+      expect(types).toHaveLength(10)
       await receiver.until((got) => types.every((type) => got.some((r) => r.type === type)))
       expect(receiver.rejected).toBe(0)
       const created = receiver.received.filter((r) => r.type === 'signup.created')
@@ -156,6 +166,16 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
         { id: campaign, recipients: 2, reason: null, by: 'operator' },
       ])
       expect(receiver.received.find((r) => r.type === 'signup.deleted')?.data).toMatchObject({ id: bea.id })
+      expect(receiver.received.find((r) => r.type === 'signup.claimed')?.data).toEqual({
+        id: ada.id,
+        role: 'breeder',
+        country: 'IE',
+        breeds: ['Whippet'],
+        sides: [{ breed: 'whippet', side: 'both' }],
+        locale: 'en',
+        source: 'dogshow',
+        claimedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) as unknown,
+      })
       for (const got of receiver.received) {
         expect(got.headers['content-type']).toBe('application/json')
         expect(got.id).toMatch(/^msg_[0-9a-f]{32}$/)

@@ -33,6 +33,7 @@ const EVERY_FIELD: Required<Segment> = {
   includeUnconfirmed: true,
   invitedAtLeast: 2,
   readyCountries: true,
+  platforms: ['ios', 'android'],
   locales: ['en', 'pl'],
 }
 

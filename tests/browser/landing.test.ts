@@ -32,8 +32,9 @@ describe.skipIf(!chromiumAvailable)('landing page', () => {
     ]) {
       expect(text).toContain(words)
     }
-    // No render-blocking stylesheet: the CSS arrives inside the HTML.
-    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/)
+    // No render-blocking stylesheet: the CSS of the first paint arrives inside the HTML (the whole
+    // stylesheet is linked after the hero: tests/browser/budgets.test.ts).
+    expect(html.slice(0, html.indexOf('</head>'))).not.toMatch(/<link[^>]+rel="stylesheet"/)
     expect(html).toMatch(/<style>/)
   })
 

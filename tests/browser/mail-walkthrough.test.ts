@@ -44,7 +44,7 @@ describe.skipIf(!chromiumAvailable)('from a join to a confirmed sign-up, with th
     await visitorPage.waitForURL(/done=confirmed/)
     await visitorPage.getByRole('combobox', { name: visitorContent.profile.breedLabel(1), exact: true }).fill('Border Collie')
     await visitorPage.getByRole('combobox', { name: visitorContent.profile.country }).selectOption('IE')
-    await visitorPage.getByRole('button', { name: visitorContent.profile.save }).click()
+    await visitorPage.getByRole('button', { name: visitorContent.profile.save, exact: true }).click()
     await visitorPage.waitForURL(/done=saved/)
 
     await admin.getByRole('navigation', { name: adminContent.nav.label }).getByRole('link', { name: adminContent.nav.signups }).click()

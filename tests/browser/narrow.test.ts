@@ -2,7 +2,7 @@
 // sideways scrolling), the header's way to the form and its language switcher in sight, and no
 // word cut: none past the screen's edge, clipped by its box or sticking out of it, none broken
 // over two lines but at a hyphen, and no select showing its chosen words cut short. The same for
-// the 404 page and the visitor's own page, and no word cut on wider screens either.
+// the 404 page, the visitor's own page and an app link's page, and no word cut on wider screens either.
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { LOCALES, localePath } from '../../contract/locales'
@@ -10,6 +10,8 @@ import { visitorContent } from '../../web/visitor/content'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { joinWithLink } from '../support/page-links'
+import { USER_AGENTS } from '../support/devices'
+import { runSql, sameSql } from '../support/team'
 
 /**
  * Runs in the page: each piece of text a person sees whose words are cut, said in words ('"Geprüfte
@@ -126,6 +128,21 @@ describe.skipIf(!chromiumAvailable)('the page on a narrow phone', () => {
     expect(await cutOn(page)).toEqual([])
     await page.close()
   })
+
+  it.each(LOCALES.flatMap((locale) => (['ios', 'other'] as const).map((device) => [locale, device] as const)))(
+    "shows the %s app link's page whole at 320 px (%s)",
+    async (locale, device) => {
+      const { id } = await joinWithLink(suite.server, `narrow-app-${locale}-${device}@example.com`, { locale })
+      // An app link as a campaign mail's claim makes one (the outbox is not needed to see its page).
+      const code = `${locale}${device}`.padEnd(22, 'x')
+      await runSql(suite.server, sameSql('INSERT INTO app_links (signup_id, code) VALUES (?, ?)'), [id, code])
+      const page = await suite.browser.newPage({ viewport: { width: 320, height: 640 }, userAgent: USER_AGENTS[device] })
+      await page.goto(`${suite.server.url}/app/${code}`)
+      expect(await pageWidth(page)).toBeLessThanOrEqual(320)
+      expect(await cutOn(page)).toEqual([])
+      await page.close()
+    },
+  )
 
   it.each(LOCALES)("shows the %s visitor's page whole at 320 px, each choice of what they bring readable", async (locale) => {
     const { token } = await joinWithLink(suite.server, `narrow-${locale}@example.com`, { locale })

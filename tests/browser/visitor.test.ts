@@ -14,6 +14,8 @@ import { visit } from '../support/page'
 import { startSmtp, type TestSmtp } from '../support/smtp'
 import { LOCALES, type Locale } from '../../contract/locales'
 import { breedName } from '../../server/breeds/catalogue'
+import { publicFigure } from '../../contract/public-figures'
+import { figureKey } from '../../server/growth/public-figures'
 import { joinWithLink } from '../support/page-links'
 import { profileOf } from '../support/profile'
 import { row } from '../support/rows'
@@ -86,7 +88,7 @@ describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
     await page.getByRole('textbox', { name: copy.profile.otherTestsLabel(1) }).fill('EIC clear')
     await page.getByRole('combobox', { name: copy.profile.club }).selectOption({ label: `KC · ${copy.profile.clubCountry('GB')}` })
     await page.getByRole('radio', { name: copy.profile.littersMore }).check()
-    await page.getByRole('button', { name: copy.profile.save }).click()
+    await page.getByRole('button', { name: copy.profile.save, exact: true }).click()
     await page.waitForURL(/\?done=saved$/)
     expect(await notice(page).innerText()).toBe(copy.notices.saved)
     expect(await page.getByRole('radio', { name: copy.profile.roles.breeder }).isChecked()).toBe(true)
@@ -190,7 +192,7 @@ describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
         expect(await clubs(page)).toEqual(before)
       } else {
         expect(await clubs(page)).toEqual(before)
-        await page.getByRole('button', { name: copy.profile.save }).click()
+        await page.getByRole('button', { name: copy.profile.save, exact: true }).click()
         await page.waitForURL(/\?done=saved$/)
         expect((await clubs(page))[1]).toBe(poland)
         expect(await club(page).inputValue()).toBe('VDH')
@@ -245,7 +247,7 @@ describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
     await page.getByRole('button', { name: de.confirm.button }).click()
     await page.waitForURL(/\?done=confirmed$/)
     await page.getByRole('combobox', { name: de.profile.country }).selectOption({ label: 'Österreich' })
-    await page.getByRole('button', { name: de.profile.save }).click()
+    await page.getByRole('button', { name: de.profile.save, exact: true }).click()
     await page.waitForURL(/\?done=saved$/)
 
     // French, chosen on the page: the page answers in French, and the choice is kept.
@@ -295,7 +297,7 @@ describe.skipIf(!chromiumAvailable)("the breeder's questions in six languages", 
     'lands the name a %s visitor types on one breed, and shows its meter in their words (JavaScript %s)',
     async (locale, javaScriptEnabled) => {
       const { store } = suite.server.app
-      // Ten dams of the breed in France already: the public may see that count.
+      // Ten more dams of the breed in France for each language: the public sees them once their offset is passed.
       for (let i = 0; i < 10; i += 1) {
         const email = `dam-${locale}-${i}@example.com`
         await store.add({ ...row(email), locale })
@@ -312,20 +314,25 @@ describe.skipIf(!chromiumAvailable)("the breeder's questions in six languages", 
       await page.getByRole('combobox', { name: words.profile.breedLabel(1), exact: true }).fill(NAMES[locale])
       await page.getByRole('combobox', { name: words.profile.sideLabel(1) }).selectOption('stud')
       await page.getByRole('combobox', { name: words.profile.country }).selectOption('FR')
-      await page.getByRole('button', { name: words.profile.save }).click()
+      await page.getByRole('button', { name: words.profile.save, exact: true }).click()
       await page.waitForURL(/\?done=saved$/)
       const id = (await store.list({ limit: 1, search: `gsd-${locale}@` }))[0]?.id ?? 0
       expect((await store.visitors.data(id)).profile.breeds).toMatchObject([
         { name: NAMES[locale], breed: 'german-shepherd-dog', side: 'stud' },
       ])
-      // Their breed's meter in France, in their language: the studs too few to show, the dams counted.
+      // Their breed's meter in France, in their language, as the public sees it (docs/public-figures.md):
+      // the few studs not shown, the dams as their band once the figure's offset is taken off.
       const name = breedName('german-shepherd-dog', locale)
-      const dams = (await store.breeds.counts()).find((c) => c.breed === 'german-shepherd-dog' && c.country === 'FR')?.dams ?? 0
+      const counted = (await store.breeds.counts()).find((c) => c.breed === 'german-shepherd-dog' && c.country === 'FR')
+      const offsets = await suite.server.app.launch.figures.offsets()
+      const shown = (side: 'studs' | 'dams') =>
+        publicFigure(counted?.[side] ?? 0, offsets(figureKey.breed('german-shepherd-dog', 'FR', side)))
+      expect(shown('studs')).toBeNull()
       const sentence = words.launch.breedMeter({
         breed: 'german-shepherd-dog',
         name,
         studs: null,
-        dams,
+        dams: shown('dams'),
         target: { studs: 20, dams: 20 },
         ready: false,
       })

@@ -83,7 +83,9 @@ describe('the catalogues', () => {
       visitor.launch.breedReady('Pug')
       visitor.invite.counts(0, 0)
       visitor.invite.counts(2, 1)
-      visitor.launch.meter('DE', { country: 'DE', breeders: 1, owners: 1, target: { breeders: 2, owners: 2 }, ready: false })
+      visitor.app.claimed('today')
+      visitor.launch.meter('DE', { country: 'DE', breeders: 10, owners: 10, target: { breeders: 20, owners: 20 }, ready: false })
+      visitor.launch.meter('DE', { country: 'DE', breeders: null, owners: null, target: { breeders: 20, owners: 20 }, ready: false })
       pageContent(locale)
       mailCopy('Kennect', locale)
     }

@@ -120,6 +120,41 @@ describe('loadConfig', () => {
     for (const secret of ['SuperSecret123', 'admin:', 'fifteen-chars-x', 'short-form-secret']) expect(message).not.toContain(secret)
   })
 
+  it('reads the apps that open /app/ links: fingerprints in either case, kept upper-case and once', () => {
+    const lower = '14:6d:e9:83:c5:73:06:50:d8:ee:b9:95:2f:34:fc:64:16:a0:83:42:e6:1d:be:a8:8a:04:96:b2:3f:cf:44:e5'
+    const config = loadConfig({
+      IOS_APP_ID: 'ABCDE12345.app.kennect.ios',
+      ANDROID_PACKAGE: 'app.kennect.android',
+      ANDROID_CERT_SHA256: `${lower}, ${lower.toUpperCase()},${'0A:'.repeat(31)}0B`,
+      PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=app.kennect.android',
+    })
+    expect(config.IOS_APP_ID).toBe('ABCDE12345.app.kennect.ios')
+    expect(config.ANDROID_PACKAGE).toBe('app.kennect.android')
+    expect(config.ANDROID_CERT_SHA256).toEqual([lower.toUpperCase(), `${'0A:'.repeat(31)}0B`])
+    expect(config.PLAY_STORE_URL).toBe('https://play.google.com/store/apps/details?id=app.kennect.android')
+  })
+
+  it.each([
+    [{ IOS_APP_ID: 'app.kennect.ios' }, 'IOS_APP_ID: expected the team id and the bundle id'],
+    [{ ANDROID_PACKAGE: 'kennect' }, 'ANDROID_PACKAGE: expected a package name'],
+    [{ ANDROID_PACKAGE: 'app.kennect.android', ANDROID_CERT_SHA256: '14:6D:E9' }, 'ANDROID_CERT_SHA256: expected SHA-256 fingerprints'],
+    [{ ANDROID_PACKAGE: 'app.kennect.android' }, 'ANDROID_CERT_SHA256: required with ANDROID_PACKAGE'],
+    [{ ANDROID_CERT_SHA256: `${'AB:'.repeat(31)}CD` }, 'ANDROID_PACKAGE: required with ANDROID_CERT_SHA256'],
+    [{ PLAY_STORE_URL: 'http://play.google.com/store/apps/details?id=x' }, 'PLAY_STORE_URL: expected the https:// address'],
+  ])('refuses %o, naming the variable in one line', (env, line) => {
+    let message = ''
+    try {
+      loadConfig(env)
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError)
+      message = (error as Error).message
+    }
+    const lines = message.split('\n')
+    expect(lines[0]).toBe('Invalid configuration:')
+    expect(lines.slice(1)).toHaveLength(1)
+    expect(lines[1]).toContain(line)
+  })
+
   it('splits the CORS origin list', () => {
     expect(loadConfig({ CORS_ORIGINS: 'https://kennect.app, https://www.kennect.app' }).CORS_ORIGINS).toEqual([
       'https://kennect.app',

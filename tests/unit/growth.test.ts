@@ -86,11 +86,15 @@ describe('viewSource', () => {
 describe('waitingLine', () => {
   const words = { lang: 'en', note: content.hero.note, waiting: content.hero.waiting }
 
-  it('says the note until 100 are confirmed, then how many, rounded down to the ten', () => {
-    expect(waitingLine(words, null)).toBe(content.hero.note)
-    expect(waitingLine(words, 99)).toBe(content.hero.note)
-    expect(waitingLine(words, 100)).toBe('100 breeders and dog owners are waiting')
-    expect(waitingLine(words, 1249)).toBe('1,240 breeders and dog owners are waiting')
+  it('says the note until the total less its offset reaches 100, then its hundred, rounded down', () => {
+    expect(waitingLine(words, null, 0)).toBe(content.hero.note)
+    expect(waitingLine(words, 1000, null)).toBe(content.hero.note) // no offset read: no number
+    expect(waitingLine(words, 99, 0)).toBe(content.hero.note)
+    expect(waitingLine(words, 100, 0)).toBe('100 breeders and dog owners are waiting')
+    expect(waitingLine(words, 106, 7)).toBe(content.hero.note)
+    expect(waitingLine(words, 107, 7)).toBe('100 breeders and dog owners are waiting')
+    expect(waitingLine(words, 1249, 0)).toBe('1,200 breeders and dog owners are waiting')
+    expect(waitingLine(words, 1305, 6)).toBe('1,200 breeders and dog owners are waiting')
   })
 
   it("follows the page's language for numbers and plural forms", () => {
@@ -99,10 +103,10 @@ describe('waitingLine', () => {
       note: '<Wkrótce>',
       waiting: { few: '{{count}} czekają', many: '{{count}} czeka', other: '{{count}} czeka?' },
     }
-    expect(waitingLine(polish, 5)).toBe('&lt;Wkrótce&gt;')
-    expect(waitingLine(polish, 1_234_567)).toBe(`${new Intl.NumberFormat('pl').format(1_234_560)} czeka`)
-    // Rounded to the ten, a Polish count always takes its "many" form; without one, "other" is said.
-    expect(waitingLine({ ...polish, waiting: { other: '{{count}} czeka?' } }, 1_224)).toBe('1220 czeka?')
+    expect(waitingLine(polish, 5, 0)).toBe('&lt;Wkrótce&gt;')
+    expect(waitingLine(polish, 1_234_567, 3)).toBe(`${new Intl.NumberFormat('pl').format(1_234_500)} czeka`)
+    // Rounded to the hundred, a Polish count always takes its "many" form; without one, "other" is said.
+    expect(waitingLine({ ...polish, waiting: { other: '{{count}} czeka?' } }, 1_224, 0)).toBe('1200 czeka?')
   })
 })
 

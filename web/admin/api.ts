@@ -24,6 +24,7 @@ import {
   RECENT_SIGN_IN_REQUIRED,
   type SessionInfo,
   type TeamOverview,
+  type TokenRole,
 } from '../../contract/team'
 
 export class AdminApiError extends Error {
@@ -155,7 +156,7 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
     segments: async (breed?: string): Promise<Segments> =>
       (await call(breed ? `/segments?${new URLSearchParams({ breed })}` : '/segments')).json(),
     campaigns: async (): Promise<CampaignProgress[]> => (await call('/campaigns')).json(),
-    campaignSettings: async (): Promise<{ appStoreUrl: boolean }> => (await call('/campaigns/settings')).json(),
+    campaignSettings: async (): Promise<{ appStoreUrl: boolean; playStoreUrl: boolean }> => (await call('/campaigns/settings')).json(),
     draft: async (campaign: Omit<CampaignRequest, 'send'>): Promise<CampaignDraft> =>
       (await call('/campaigns', { method: 'POST', json: { ...campaign, send: false } })).json(),
     openDraft: async (id: number): Promise<CampaignWritten> => (await call(`/campaigns/${id}/draft`)).json(),
@@ -203,7 +204,7 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
     changeOperator: async (id: number, change: { role: OperatorRole } | { disabled: boolean }): Promise<void> =>
       void (await call(`/operators/${id}`, { method: 'PATCH', json: change })),
     tokens: async (): Promise<ApiTokenSummary[]> => (await call('/tokens')).json(),
-    addToken: async (token: { name: string; role: OperatorRole; expiresAt?: string }): Promise<{ id: number; token: string }> =>
+    addToken: async (token: { name: string; role: TokenRole; expiresAt?: string }): Promise<{ id: number; token: string }> =>
       (await call('/tokens', { method: 'POST', json: token })).json(),
     revokeToken: async (id: number): Promise<void> => void (await call(`/tokens/${id}`, { method: 'DELETE' })),
     revokeInvitation: async (id: number): Promise<void> => void (await call(`/operators/invitations/${id}`, { method: 'DELETE' })),

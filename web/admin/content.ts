@@ -8,7 +8,8 @@ import type { DeliveryFigures, QueueFigures } from '../../contract/mail-figures'
 import { counted, recipients, withArticle } from '../../contract/counted'
 import { SEGMENT, SEGMENT_FIELDS, type SegmentField, type SegmentFieldName, type SegmentFieldOf } from '../../contract/segment'
 
-import type { OperatorRole } from '../../contract/team'
+import type { OperatorRole, TokenRole } from '../../contract/team'
+import type { HandOffStep, Platform } from '../../contract/app'
 import type { Role } from '../../contract/visitor'
 
 /** Each segment field's label, by its name. */
@@ -109,6 +110,13 @@ export const adminContent = {
       editor: 'Editor: the figures, the list, campaign drafts and test sends, mail',
       viewer: 'Viewer: the figures only, no addresses',
     } satisfies Record<OperatorRole, string>,
+    /** A token's roles: a person's, or the app's own. */
+    tokenRoles: {
+      owner: 'owner',
+      editor: 'editor',
+      viewer: 'viewer',
+      app: 'app (claims profiles, nothing else)',
+    } satisfies Record<TokenRole, string>,
     tokens: 'API tokens',
     tokensIntro: 'For the command line and scripts: sent as “Authorization: Bearer”. A token is shown once, when it is made.',
     tokenColumns: {
@@ -254,6 +262,11 @@ export const adminContent = {
     /** `breed`: the name of the breed the map is filtered to. */
     totals: (total: number, confirmed: number, unsubscribed: number, breed?: string) =>
       `${counted(total, 'sign-up', 'sign-ups')}${breed ? ` who named ${breed}` : ''}: ${confirmed.toLocaleString('en')} confirmed, ${unsubscribed.toLocaleString('en')} stopped e-mails (left out below).`,
+    /** Beside who waits: those the app has taken (they wait no more). */
+    claimed: (claimed: number) =>
+      claimed === 0
+        ? 'None has moved into the app yet.'
+        : `${counted(claimed, 'person has', 'people have')} moved into the app (their profile claimed by it).`,
     /** Said under a breed filter: the launch meters and inviters are not filtered. */
     forEveryone: 'The launch meters and top inviters below count everyone, whatever their breed.',
     chartLabel: 'Sign-ups per country by role, the largest countries first',
@@ -267,11 +280,18 @@ export const adminContent = {
       unsaid: 'Not said',
       total: 'Total',
       both: 'Both sides',
+      ios: 'iPhone',
+      android: 'Android',
+      claimed: 'In the app',
     },
     both: 'yes',
     noCountry: '(not said)',
     breedsCaption: 'The most named breeds',
     breedColumns: { breed: 'Breed', breeders: 'Breeders', owners: 'Owners', others: 'Others', total: 'Total' },
+    platformsCaption: 'Who is waiting, per phone (as their sign-up’s browser named it or they said)',
+    platformColumns: { platform: 'Phone', total: 'Sign-ups', confirmed: 'Confirmed' },
+    platforms: { ios: 'iPhone', android: 'Android', other: 'Another (or a desktop)' } satisfies Record<Platform, string>,
+    noPlatform: '(not recorded)',
     localesCaption: 'Who is waiting, per language (the language of their mails)',
     localeColumns: { language: 'Language', total: 'Sign-ups', confirmed: 'Confirmed' },
     roleCountry: 'Per role and country (confirmed / not confirmed)',
@@ -377,6 +397,22 @@ export const adminContent = {
     /** The share of the step before, or of visitors for sign-ups. */
     rate: (part: number, whole: number) => (whole === 0 ? '–' : `${((part / whole) * 100).toFixed(1)} %`),
     ofBefore: 'of the step before',
+    handOff: {
+      heading: 'Into the app',
+      intro:
+        'People, each counted once when it first happened, whatever the days chosen above: sent a mail holding their app link, shown its page in a browser (where the app was not installed: an installed app opens the link without asking us), and taken into the app by their code.',
+      stages: [
+        ['invited', 'Sent their app link'],
+        ['opened', 'Opened its page'],
+        ['claimed', 'Claimed by the app'],
+      ] as const satisfies readonly (readonly [HandOffStep, string])[],
+      chartLabel: 'Into the app, since the first app link was mailed',
+      countriesCaption: 'Per country (as they had said when it happened)',
+      breedsCaption: 'Per breed they had named',
+      columns: { country: 'Country', breed: 'Breed', invited: 'Sent', opened: 'Opened', claimed: 'Claimed', rate: 'Claimed per sent' },
+      noCountry: '(not said)',
+      none: 'No app link has been mailed yet: put {{app_link}} or {{store_url}} in a campaign.',
+    },
     daysCaption: 'Per day (UTC), newest first',
     sourcesCaption: 'Per source: utm_source, else the referring site, else direct',
     columns: {
@@ -401,10 +437,11 @@ export const adminContent = {
     languageSubject: (language: string) => `Subject (${language})`,
     languageMarkdown: (language: string) => `Message (Markdown, ${language})`,
     previewLanguage: 'Preview in',
-    markdownHint: 'Placeholders: {{my_page_url}} (each recipient’s own page), {{app_store_url}} (needs APP_STORE_URL).',
+    markdownHint:
+      'Placeholders: {{my_page_url}} (each recipient’s own page), {{app_link}} (their own app link: the app opens it and takes over their profile; a browser gets the store), {{store_url}} (the store for their phone), {{app_store_url}} (the App Store for everyone). The app’s need APP_STORE_URL or PLAY_STORE_URL.',
     defaultMarkdown:
-      'Kennect is ready for you.\n\n[Get the app]({{app_store_url}})\n\nYour page, where you can change what you told us or stop our e-mails: {{my_page_url}}\n',
-    /** The default without the app's link, for a server without APP_STORE_URL (it would be refused). */
+      'Kennect is ready for you.\n\n[Get the app]({{store_url}})\n\nOnce it is on your phone, open your own link there and the app takes over the profile you gave us: {{app_link}}\n\nYour page, where you can change what you told us or stop our e-mails: {{my_page_url}}\n',
+    /** The default without the app's links, for a server without a store address (they would be refused). */
     defaultMarkdownWithoutStore:
       'Kennect is ready for you.\n\nYour page, where you can change what you told us or stop our e-mails: {{my_page_url}}\n',
     segment: 'Who gets it',

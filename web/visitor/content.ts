@@ -1,25 +1,28 @@
 // Every word of the visitor's own page (/me/<token>), in the sign-up's language, from the
 // catalogue (locales/). The page is layout only. Used by the server's render module, never in a browser.
 import type { CountryCode } from '../../contract/countries'
-import type { CountryMeter } from '../../contract/growth'
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
-import { type BreedTarget, PUBLIC_BREED_MIN } from '../../contract/breed-meters'
+import type { BreedTarget } from '../../contract/breed-meters'
+import type { PublicCountryMeter } from '../../contract/public-figures'
 import {
   HEALTH_TESTS,
   type HealthTest,
   type Role,
   SIDES,
   type Side,
+  type AppLinkGone,
   type VisitorBreedMeter,
   type VisitorGone,
   type VisitorNotice,
 } from '../../contract/visitor'
+import { PLATFORMS, type Platform } from '../../contract/app'
 import { translator } from '../../locales/index'
 import { site } from '../site'
 
-const NOTICES: VisitorNotice[] = ['confirmed', 'saved', 'language', 'unsubscribed', 'resubscribed']
+const NOTICES: VisitorNotice[] = ['confirmed', 'saved', 'phone', 'language', 'unsubscribed', 'resubscribed']
 const ROLE_KEYS: Role[] = ['breeder', 'owner', 'club', 'enthusiast']
 const GONE: VisitorGone[] = ['not-found', 'deleted']
+const APP_GONE: AppLinkGone[] = ['not-found', 'claimed']
 
 export function visitorContent(locale: Locale) {
   const t = translator(locale, { product: site.productName })
@@ -39,29 +42,38 @@ export function visitorContent(locale: Locale) {
     launch: {
       heading: t('visitor.launch.heading'),
       text: t('visitor.launch.text'),
-      /** The meter, as the launch team sets its targets: "Germany: 31 of 80 breeders, 122 of 400 owners". */
-      meter: (country: string, m: CountryMeter) =>
+      /**
+       * The meter as the public sees it, against the launch team's targets: "Germany: 20+ of 80
+       * breeders, 100+ of 400 owners"; a figure not shown yet is "too few … to show a number yet".
+       */
+      meter: (country: string, m: PublicCountryMeter) =>
         t('visitor.launch.meter', {
           country,
-          breeders: t('visitor.launch.meterBreeders', { have: number.format(m.breeders), count: m.target.breeders }),
-          owners: t('visitor.launch.meterOwners', { have: number.format(m.owners), count: m.target.owners }),
+          breeders:
+            m.breeders === null
+              ? t('visitor.launch.meterBreedersFew', { count: m.target.breeders })
+              : t('visitor.launch.meterBreeders', { have: number.format(m.breeders), count: m.target.breeders }),
+          owners:
+            m.owners === null
+              ? t('visitor.launch.meterOwnersFew', { count: m.target.owners })
+              : t('visitor.launch.meterOwners', { have: number.format(m.owners), count: m.target.owners }),
         }),
       breeders: t('visitor.launch.breeders'),
       owners: t('visitor.launch.owners'),
       ready: t('visitor.launch.ready'),
       askCountry: t('visitor.launch.askCountry'),
       breedHeading: (country: string) => t('visitor.launch.breedHeading', { country }),
-      /** A breed's meter where the public may see it: a count under the threshold is "fewer than 10". */
+      /** A breed's meter as the public sees it: "10+ breeders with a stud"; one not shown yet is "too few …". */
       breedMeter: (m: VisitorBreedMeter) =>
         t('visitor.launch.breedMeter', {
           breed: m.name,
           studs:
             m.studs === null
-              ? t('visitor.launch.breedStudsFew', { min: PUBLIC_BREED_MIN })
+              ? t('visitor.launch.breedStudsFew')
               : t('visitor.launch.breedStuds', { count: m.studs, have: number.format(m.studs) }),
           dams:
             m.dams === null
-              ? t('visitor.launch.breedDamsFew', { min: PUBLIC_BREED_MIN })
+              ? t('visitor.launch.breedDamsFew')
               : t('visitor.launch.breedDams', { count: m.dams, have: number.format(m.dams) }),
         }),
       breedTarget: (target: BreedTarget) =>
@@ -123,6 +135,50 @@ export function visitorContent(locale: Locale) {
       noCountry: t('visitor.profile.noCountry'),
       save: t('visitor.profile.save'),
       invalid: t('visitor.profile.invalid'),
+    },
+    /** Into the app: the phone, the app link, and when the app took the profile. */
+    app: {
+      heading: t('visitor.app.heading'),
+      text: t('visitor.app.text'),
+      phone: t('visitor.app.phone'),
+      phoneHint: t('visitor.app.phoneHint'),
+      phones: Object.fromEntries(PLATFORMS.map((platform) => [platform, t(`visitor.app.phones.${platform}`)])) as Record<Platform, string>,
+      save: t('visitor.app.save'),
+      linkLabel: t('visitor.app.linkLabel'),
+      linkText: t('visitor.app.linkText'),
+      claimed: (day: string) => t('visitor.app.claimed', { day }),
+    },
+    /** The page an app link opens in a browser (/app/<code>). */
+    appLink: {
+      title: t('visitor.appLink.title'),
+      heading: t('visitor.appLink.heading'),
+      /** What to do on the phone the page was opened on. */
+      steps: Object.fromEntries(PLATFORMS.map((platform) => [platform, t(`visitor.appLink.${platform}`)])) as Record<Platform, string>,
+      appStore: {
+        small: t('visitor.appLink.appStore.small'),
+        large: t('visitor.appLink.appStore.large'),
+        label: t('visitor.appLink.appStore.label'),
+      },
+      googlePlay: {
+        small: t('visitor.appLink.googlePlay.small'),
+        large: t('visitor.appLink.googlePlay.large'),
+        label: t('visitor.appLink.googlePlay.label'),
+      },
+      noStore: t('visitor.appLink.noStore'),
+      codeLabel: t('visitor.appLink.codeLabel'),
+      codeHint: t('visitor.appLink.codeHint'),
+      copy: t('visitor.appLink.copy'),
+      copied: t('visitor.appLink.copied'),
+      gone: Object.fromEntries(
+        APP_GONE.map((why) => [
+          why,
+          {
+            title: t(`visitor.appLink.gone.${why}.title`),
+            heading: t(`visitor.appLink.gone.${why}.heading`),
+            text: t(`visitor.appLink.gone.${why}.text`),
+          },
+        ]),
+      ) as Record<AppLinkGone, { title: string; heading: string; text: string }>,
     },
     data: {
       heading: t('visitor.data.heading'),

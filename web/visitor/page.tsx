@@ -5,7 +5,7 @@ import { CircleCheck, Copy, Download, Mail, MailX, MessageCircle, PawPrint, Shar
 import { SvgIcon } from '../components/svg-icon'
 import type { ReactNode } from 'react'
 import type { CountryCode } from '../../contract/countries'
-import type { CountryMeter } from '../../contract/growth'
+import type { PublicCountryMeter } from '../../contract/public-figures'
 import type { Locale } from '../../contract/locales'
 import {
   COUNTRY_CLUB,
@@ -27,6 +27,7 @@ import { Input } from '../components/ui/input'
 import { cn } from '../lib/cn'
 import { clubsFor } from './clubs'
 import type { VisitorContent } from './content'
+import { PLATFORMS } from '../../contract/app'
 
 export interface Choices {
   /** Recognised breed names, offered as the visitor types. */
@@ -38,7 +39,7 @@ export interface Choices {
 }
 
 /** The page's frame. On a 320 px phone its margins and the cards' padding leave the side's and the club's selects room for their longest option. */
-function Frame({ brand, children }: { brand: string; children: ReactNode }) {
+export function Frame({ brand, children }: { brand: string; children: ReactNode }) {
   return (
     <div className="min-h-screen bg-stone-50 dark:bg-stone-950">
       <header className="bg-stone-950 text-white">
@@ -316,6 +317,8 @@ export function VisitorPage({
         </form>
       </Card>
 
+      <AppCard view={view} content={content} />
+
       <Card id="language" heading={content.language.heading}>
         <p className={text}>{content.language.text}</p>
         {/* A choice stores the sign-up's language (a GET changes nothing): a form, each button a language named in itself. */}
@@ -370,7 +373,77 @@ export function VisitorPage({
   )
 }
 
-/** One side of the meter, for the eye: the sentence above it says the same for everyone. */
+/**
+ * Into the app (docs/decisions/022-into-the-app.md): what happens to the profile at launch, the
+ * phone they use (their {{store_url}} follows it), their app link once a campaign made it, and when
+ * the app took the profile.
+ */
+function AppCard({ view, content }: { view: VisitorView; content: VisitorContent }) {
+  const copy = content.app
+  const { app } = view
+  const claimedOn = app.claimedAt
+    ? new Intl.DateTimeFormat(view.locale === 'en' ? 'en-GB' : view.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
+        new Date(app.claimedAt),
+      )
+    : null
+  return (
+    <Card id="app" heading={copy.heading}>
+      <p className={text}>{copy.text}</p>
+      {claimedOn ? (
+        <p className="mt-3 flex items-center gap-2 font-medium text-emerald-800 dark:text-emerald-300">
+          <SvgIcon icon={CircleCheck} className="size-5 shrink-0" />
+          {copy.claimed(claimedOn)}
+        </p>
+      ) : app.link ? (
+        <>
+          <p id="app-link-label" className="mt-4 text-sm font-medium text-stone-900 dark:text-stone-50">
+            {copy.linkLabel}
+          </p>
+          <p className="mt-1 rounded-xl border border-stone-300 bg-stone-50 px-4 py-3 font-mono text-sm break-all dark:border-stone-600 dark:bg-stone-950">
+            <a href={app.link} aria-labelledby="app-link-label" className="text-brand-800 underline underline-offset-4 dark:text-brand-300">
+              {app.link}
+            </a>
+          </p>
+          <p className="mt-2 text-sm text-stone-700 dark:text-stone-300">{copy.linkText}</p>
+        </>
+      ) : null}
+      <form method="post" action={`${view.base}/phone`} className="mt-5 grid gap-4">
+        <fieldset>
+          <legend className={label}>{copy.phone}</legend>
+          <p id="phone-hint" className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+            {copy.phoneHint}
+          </p>
+          <div className="mt-2 grid gap-2 sm:grid-cols-3">
+            {PLATFORMS.map((platform) => (
+              <label key={platform} className={choiceClass}>
+                <input
+                  type="radio"
+                  name="platform"
+                  value={platform}
+                  required
+                  defaultChecked={app.platform === platform}
+                  aria-describedby="phone-hint"
+                  className="size-4 accent-brand-700"
+                />
+                {copy.phones[platform]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div>
+          <Button type="submit" variant="outline">
+            {copy.save}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  )
+}
+
+/**
+ * One side of the meter, for the eye: the sentence above it says the same for everyone. `have` is
+ * the public figure (a band's lower bound, 0 when not shown): an exact count would show in the width.
+ */
 function MeterBar({ label, have, want }: { label: string; have: number; want: number }) {
   const percent = want === 0 ? 100 : Math.min(100, Math.round((have / want) * 100))
   return (
@@ -419,14 +492,14 @@ function LaunchCard({
   )
 }
 
-function Meter({ meter, country, content }: { meter: CountryMeter; country: string; content: VisitorContent }) {
+function Meter({ meter, country, content }: { meter: PublicCountryMeter; country: string; content: VisitorContent }) {
   const copy = content.launch
   return (
     <div className="mt-4 grid gap-2">
       <p className="font-semibold text-stone-900 dark:text-stone-50">{copy.meter(country, meter)}</p>
       <div aria-hidden="true" className="grid gap-2">
-        <MeterBar label={copy.breeders} have={meter.breeders} want={meter.target.breeders} />
-        <MeterBar label={copy.owners} have={meter.owners} want={meter.target.owners} />
+        <MeterBar label={copy.breeders} have={meter.breeders ?? 0} want={meter.target.breeders} />
+        <MeterBar label={copy.owners} have={meter.owners ?? 0} want={meter.target.owners} />
       </div>
       {meter.ready ? (
         <p className="flex items-center gap-2 font-medium text-emerald-800 dark:text-emerald-300">

@@ -9,7 +9,7 @@ import { type SegmentFilter, segmentFilter } from './segment.js'
 import { writeAudit } from '../shared/postgres.js'
 import type { Campaign, CampaignStore, DraftChange } from '../types.js'
 
-/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $13 (segmentParams). */
+/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $14 (segmentParams). */
 const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND ($1::boolean OR waitlist.confirmed_at IS NOT NULL)
   AND ($2::text[] IS NULL OR waitlist.role = ANY($2))
@@ -25,7 +25,8 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND ($8::int IS NULL OR (SELECT count(*) FROM waitlist AS invitee
     WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) >= $8)
     AND ($9::text[] IS NULL OR waitlist.country = ANY($9))
-  AND ($10::text[] IS NULL OR waitlist.locale = ANY($10))`
+  AND ($10::text[] IS NULL OR waitlist.locale = ANY($10))
+  AND ($14::text[] IS NULL OR coalesce(waitlist.platform, 'other') = ANY($14))`
 
 const segmentParams = (f: SegmentFilter) => [
   f.includeUnconfirmed,
@@ -41,6 +42,7 @@ const segmentParams = (f: SegmentFilter) => [
   f.breedKeys,
   f.sides,
   f.readyPairs,
+  f.platforms,
 ]
 
 export function createPostgresCampaigns(
@@ -139,7 +141,7 @@ export function createPostgresCampaigns(
           }
           const queued = await client.query(
             `INSERT INTO outbox (signup_id, kind, campaign_id)
-             SELECT waitlist.id, 'campaign', $14 FROM waitlist WHERE ${SEGMENT_WHERE}
+             SELECT waitlist.id, 'campaign', $15 FROM waitlist WHERE ${SEGMENT_WHERE}
              ON CONFLICT DO NOTHING`,
             [...(await paramsOf(segment, client)), id],
           )

@@ -22,6 +22,8 @@ export interface SegmentFilter {
   /** The ready breed × country pairs (`breed|country`), when the segment asks for them. */
   readyPairs: string[] | null
   locales: string[] | null
+  /** The phones; `other` takes every sign-up whose phone is not known too (as {{store_url}} does). */
+  platforms: string[] | null
 }
 
 const list = (values: readonly string[] | undefined) => (values && values.length > 0 ? [...values] : null)
@@ -64,5 +66,6 @@ export function segmentFilter(segment: Segment, ready: readonly string[] = [], r
     readyCountries: segment.readyCountries ? [...ready, ''] : null,
     readyPairs: segment.readyBreeds ? [...readyBreeds, ''] : null,
     locales: list(segment.locales),
+    platforms: list(segment.platforms),
   }
 }

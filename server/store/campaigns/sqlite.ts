@@ -25,7 +25,8 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND (@invitedAtLeast IS NULL OR (SELECT count(*) FROM waitlist AS invitee
     WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) >= @invitedAtLeast)
     AND (@readyCountries IS NULL OR waitlist.country IN (SELECT value FROM json_each(@readyCountries)))
-  AND (@locales IS NULL OR waitlist.locale IN (SELECT value FROM json_each(@locales)))`
+  AND (@locales IS NULL OR waitlist.locale IN (SELECT value FROM json_each(@locales)))
+  AND (@platforms IS NULL OR coalesce(waitlist.platform, 'other') IN (SELECT value FROM json_each(@platforms)))`
 
 const json = (values: string[] | null) => (values === null ? null : JSON.stringify(values))
 const segmentParams = (filter: SegmentFilter) => ({
@@ -42,6 +43,7 @@ const segmentParams = (filter: SegmentFilter) => ({
   invitedAtLeast: filter.invitedAtLeast,
   readyCountries: json(filter.readyCountries),
   locales: json(filter.locales),
+  platforms: json(filter.platforms),
 })
 
 export function createSqliteCampaigns(

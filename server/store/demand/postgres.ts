@@ -4,6 +4,8 @@ import type pg from 'pg'
 import type { Segments } from '../../../contract/campaigns.js'
 import { metersOf } from '../growth/launch.js'
 import type { PostgresGrowth } from '../growth/postgres.js'
+import { claimedPerCountry, HAND_OFF_TALLIES, handOffOf } from '../app/shared.js'
+import { readTallies } from '../tallies/postgres.js'
 import { type NamedBreed, namedBreed, TOP_BREEDS, TOP_INVITERS } from './shared.js'
 
 export async function postgresDemandMap(pool: pg.Pool, growth: PostgresGrowth, breed: string | null): Promise<Segments> {
@@ -20,7 +22,8 @@ export async function postgresDemandMap(pool: pg.Pool, growth: PostgresGrowth, b
   const byCountry = await pool.query<Segments['byCountry'][number]>(
     `SELECT country, count(*) FILTER (WHERE role = 'breeder')::int AS breeders, count(*) FILTER (WHERE role = 'owner')::int AS owners,
        count(*) FILTER (WHERE role = 'club')::int AS clubs, count(*) FILTER (WHERE role = 'enthusiast')::int AS enthusiasts,
-       count(*) FILTER (WHERE role IS NULL)::int AS unsaid, count(*)::int AS total
+       count(*) FILTER (WHERE role IS NULL)::int AS unsaid, count(*)::int AS total,
+       count(*) FILTER (WHERE platform = 'ios')::int AS ios, count(*) FILTER (WHERE platform = 'android')::int AS android
      FROM waitlist WHERE unsubscribed_at IS NULL AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $1)) GROUP BY country ORDER BY total DESC, country LIMIT 50`,
     [breed],
   )
@@ -36,12 +39,21 @@ export async function postgresDemandMap(pool: pg.Pool, growth: PostgresGrowth, b
      ORDER BY total DESC, name LIMIT ${TOP_BREEDS}`,
     [breed],
   )
+  const byPlatform = await pool.query<Segments['byPlatform'][number]>(
+    `SELECT platform, count(*)::int AS total, count(confirmed_at)::int AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $1))
+     GROUP BY platform ORDER BY total DESC, platform NULLS LAST`,
+    [breed],
+  )
   const total = totals.rows[0] ?? { total: 0, confirmed: 0, unsubscribed: 0 }
   const targets = await growth.targetsOn(pool)
+  const handOff = await readTallies(pool, HAND_OFF_TALLIES)
+  const claimed = claimedPerCountry(handOff, breed)
   return {
     ...total,
+    claimed: handOffOf(handOff, breed).claimed,
+    byPlatform: byPlatform.rows,
     byRoleCountry: byRoleCountry.rows,
-    byCountry: byCountry.rows,
+    byCountry: byCountry.rows.map((row) => ({ ...row, claimed: claimed.get(row.country ?? '') ?? 0 })),
     topBreeds: topBreeds.rows.map(namedBreed),
     meters: metersOf(await growth.countsOn(pool), targets),
     targets,

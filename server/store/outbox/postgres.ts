@@ -1,7 +1,8 @@
 // The outbox in PostgreSQL, the same as outbox/sqlite.ts; instances claim rows with FOR UPDATE SKIP LOCKED.
 import type pg from 'pg'
 import type { Locale } from '../../../contract/locales.js'
-import { hashToken, newToken } from '../../secrets.js'
+import type { Platform } from '../../../contract/app.js'
+import { hashToken, newAppCode, newToken } from '../../secrets.js'
 import { createGroupCommit } from '../shared/group-commit.js'
 import { inTransaction, iso, type Run } from '../shared/postgres.js'
 import { readTallies } from '../tallies/postgres.js'
@@ -24,7 +25,7 @@ export const CLAIM_SQL = `WITH due AS (
   )
   SELECT outbox.id::text AS id, kind, campaign_id::text AS campaign_id, message_key::text AS message_key, attempts,
     ${iso('outbox.created_at')} AS created_at, token, coalesce(waitlist.email, operator_links.email, operators.email) AS email,
-    coalesce(waitlist.locale, 'en') AS locale, signup_id::text AS signup_id, link_id, note
+    coalesce(waitlist.locale, 'en') AS locale, signup_id::text AS signup_id, link_id, note, waitlist.platform
   FROM due JOIN outbox ON outbox.id = due.id
     LEFT JOIN waitlist ON waitlist.id = outbox.signup_id
     LEFT JOIN operator_links ON operator_links.id = outbox.link_id
@@ -32,15 +33,28 @@ export const CLAIM_SQL = `WITH due AS (
   ORDER BY kind = 'campaign', next_attempt_at, outbox.id`
 
 export function createPostgresOutbox(pool: pg.Pool, run: Run): OutboxStore {
-  // The mails sent in one event-loop turn are recorded in one statement (one commit for all).
-  const sentMarks = createGroupCommit<number, void>(async (ids) => {
+  // The mails sent in one event-loop turn are recorded in one transaction (one commit for all). A
+  // mail that held its recipient's app link counts them invited, once (the trigger counts it): their
+  // links' rows are locked in the ids' order, so two instances never wait on each other in two orders.
+  const sentMarks = createGroupCommit<{ id: number; heldAppLink: boolean }, void>(async (marks) => {
+    const held = marks.filter((mark) => mark.heldAppLink).map((mark) => mark.id)
     await run(() =>
-      pool.query(
-        `UPDATE outbox SET state = 'sent', sent_at = now(), token = NULL, lease_until = NULL, last_error = NULL WHERE id = ANY($1::bigint[])`,
-        [ids],
-      ),
+      inTransaction(pool, async (client) => {
+        await client.query(
+          `UPDATE outbox SET state = 'sent', sent_at = now(), token = NULL, lease_until = NULL, last_error = NULL WHERE id = ANY($1::bigint[])`,
+          [marks.map((mark) => mark.id)],
+        )
+        if (held.length === 0) return
+        await client.query(
+          `UPDATE app_links SET invited_at = now()
+           WHERE invited_at IS NULL AND signup_id IN (
+             SELECT app_links.signup_id FROM app_links JOIN outbox ON outbox.signup_id = app_links.signup_id
+             WHERE outbox.id = ANY($1::bigint[]) AND app_links.invited_at IS NULL ORDER BY app_links.signup_id FOR UPDATE OF app_links)`,
+          [held],
+        )
+      }),
     )
-    return ids.map(() => ({ ok: true as const, value: undefined }))
+    return marks.map(() => ({ ok: true as const, value: undefined }))
   })
   type Due = {
     id: string
@@ -55,6 +69,7 @@ export function createPostgresOutbox(pool: pg.Pool, run: Run): OutboxStore {
     signup_id: string | null
     link_id: number | null
     note: Record<string, unknown> | null
+    platform: Platform | null
   }
   return {
     claim: (limit, leaseMs) =>
@@ -84,6 +99,28 @@ export function createPostgresOutbox(pool: pg.Pool, run: Run): OutboxStore {
              FROM unnest($1::bigint[], $2::text[]) AS t(id, token) WHERE outbox.id = t.id`,
             [due.rows.map((mail) => mail.id), tokens, leaseMs],
           )
+          // A sign-up's app link is made with its first campaign mail (docs/decisions/022-into-the-app.md);
+          // in the ids' order, so two instances making links never wait on each other in two orders.
+          const recipients = [
+            ...new Set(due.rows.flatMap((mail) => (mail.kind === 'campaign' && mail.signup_id !== null ? [mail.signup_id] : []))),
+          ].sort((a, b) => Number(a) - Number(b))
+          const codes = new Map<string, string>()
+          if (recipients.length > 0) {
+            await client.query(
+              `INSERT INTO app_links (signup_id, code) SELECT t.id, t.code FROM unnest($1::bigint[], $2::text[]) AS t(id, code)
+               ON CONFLICT (signup_id) DO NOTHING`,
+              [recipients, recipients.map(() => newAppCode())],
+            )
+            const made = await client.query<{ signup_id: string; code: string }>(
+              'SELECT signup_id::text, code FROM app_links WHERE signup_id = ANY($1::bigint[])',
+              [recipients],
+            )
+            for (const row of made.rows) codes.set(row.signup_id, row.code)
+          }
+          const appOf = (mail: Due): ClaimedMail['app'] => {
+            const code = mail.kind === 'campaign' && mail.signup_id !== null ? codes.get(mail.signup_id) : undefined
+            return code === undefined ? null : { code, platform: mail.platform }
+          }
           return due.rows.map((mail, i): ClaimedMail => ({
             id: Number(mail.id),
             kind: mail.kind,
@@ -95,6 +132,7 @@ export function createPostgresOutbox(pool: pg.Pool, run: Run): OutboxStore {
             to: mail.email,
             locale: mail.locale,
             note: mail.note,
+            app: appOf(mail),
           }))
         }),
       ),
@@ -106,7 +144,7 @@ export function createPostgresOutbox(pool: pg.Pool, run: Run): OutboxStore {
           [ids, leaseMs],
         )
       }),
-    markSent: (id) => sentMarks.submit(id),
+    markSent: (id, heldAppLink = false) => sentMarks.submit({ id, heldAppLink }),
     retryAt: (id, at, error) =>
       run(
         async () =>

@@ -2,7 +2,8 @@
 // outbox's order, marked sent in group commits, retried, given up; its counts by state.
 import type Database from 'better-sqlite3'
 import type { Locale } from '../../../contract/locales.js'
-import { hashToken, newToken } from '../../secrets.js'
+import type { Platform } from '../../../contract/app.js'
+import { hashToken, newAppCode, newToken } from '../../secrets.js'
 import { createGroupCommit } from '../shared/group-commit.js'
 import { now, type Run, toStoreError } from '../shared/sqlite.js'
 import type { SqliteTallies } from '../tallies/sqlite.js'
@@ -24,7 +25,8 @@ export const CLAIM_SQL = `WITH due AS (
     LIMIT @limit
   )
   SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, link_id, outbox.signup_id, note,
-    coalesce(waitlist.email, operator_links.email, operators.email) AS email, coalesce(waitlist.locale, 'en') AS locale
+    coalesce(waitlist.email, operator_links.email, operators.email) AS email, coalesce(waitlist.locale, 'en') AS locale,
+    waitlist.platform
   FROM due JOIN outbox ON outbox.id = due.id
     LEFT JOIN waitlist ON waitlist.id = outbox.signup_id
     LEFT JOIN operator_links ON operator_links.id = outbox.link_id
@@ -41,6 +43,16 @@ export function createSqliteOutbox(db: Database.Database, run: Run, tallies: Sql
   const addToken = db.prepare('INSERT INTO page_tokens (token_hash, signup_id) SELECT @hash, signup_id FROM outbox WHERE id = @id')
   // An operator's link gets its token the same way: only its hash is kept, on the link.
   const addLinkToken = db.prepare('UPDATE operator_links SET token_hash = @hash WHERE id = (SELECT link_id FROM outbox WHERE id = @id)')
+  // A sign-up's app link is made with its first campaign mail (docs/decisions/022-into-the-app.md).
+  const appCode = db.prepare('SELECT code FROM app_links WHERE signup_id = ?').pluck()
+  const makeAppLink = db.prepare('INSERT INTO app_links (signup_id, code, created_at) VALUES (@signupId, @code, @now)')
+  const appCodeFor = (signupId: number, at: string): string => {
+    const known = appCode.get(signupId) as string | undefined
+    if (known !== undefined) return known
+    const code = newAppCode()
+    makeAppLink.run({ signupId, code, now: at })
+    return code
+  }
   const claim = db.transaction((limit: number, leaseMs: number): ClaimedMail[] => {
     const at = now()
     const leaseUntil = new Date(Date.parse(at) + leaseMs).toISOString()
@@ -57,6 +69,7 @@ export function createSqliteOutbox(db: Database.Database, run: Run, tallies: Sql
       token: string | null
       email: string
       locale: Locale
+      platform: Platform | null
     }
     return (due.all({ now: at, limit }) as Due[]).map((mail) => {
       // The mail's token is made when it is first claimed and kept until it is sent, so a resend is the same message.
@@ -76,24 +89,32 @@ export function createSqliteOutbox(db: Database.Database, run: Run, tallies: Sql
         to: mail.email,
         locale: mail.locale,
         note: mail.note === null ? null : (JSON.parse(mail.note) as Record<string, unknown>),
+        app: mail.kind === 'campaign' && mail.signup_id !== null ? { code: appCodeFor(mail.signup_id, at), platform: mail.platform } : null,
       }
     })
   })
   const sent = db.prepare(
     `UPDATE outbox SET state = 'sent', sent_at = @now, token = NULL, lease_until = NULL, last_error = NULL WHERE id = @id`,
   )
+  // A mail that held its recipient's app link counts them invited, once (the trigger counts it).
+  const invited = db.prepare(
+    'UPDATE app_links SET invited_at = @now WHERE signup_id = (SELECT signup_id FROM outbox WHERE id = @id) AND invited_at IS NULL',
+  )
   // The mails sent in one event-loop turn are recorded in one transaction (one fsync for all).
-  const markBatch = db.transaction((ids: readonly number[]) => {
+  const markBatch = db.transaction((marks: readonly { id: number; heldAppLink: boolean }[]) => {
     const at = now()
-    for (const id of ids) sent.run({ id, now: at })
+    for (const { id, heldAppLink } of marks) {
+      sent.run({ id, now: at })
+      if (heldAppLink) invited.run({ id, now: at })
+    }
   })
-  const sentMarks = createGroupCommit<number, void>((ids) => {
+  const sentMarks = createGroupCommit<{ id: number; heldAppLink: boolean }, void>((marks) => {
     try {
-      markBatch(ids)
+      markBatch(marks)
     } catch (error) {
       throw toStoreError(error)
     }
-    return ids.map(() => ({ ok: true, value: undefined }))
+    return marks.map(() => ({ ok: true, value: undefined }))
   })
   const retry = db.prepare(
     `UPDATE outbox SET state = 'queued', next_attempt_at = @at, lease_until = NULL, last_error = @error WHERE id = @id`,
@@ -111,7 +132,7 @@ export function createSqliteOutbox(db: Database.Database, run: Run, tallies: Sql
   return {
     claim: (limit, leaseMs) => run(() => claim(limit, leaseMs)),
     extendLease: (ids, leaseMs) => run(() => extendAll(ids, new Date(Date.now() + leaseMs).toISOString())),
-    markSent: (id) => sentMarks.submit(id),
+    markSent: (id, heldAppLink = false) => sentMarks.submit({ id, heldAppLink }),
     retryAt: (id, at, error) => run(() => void retry.run({ id, at, error })),
     giveUp: (id, state, error) => run(() => void giveUp.run({ id, state, error })),
     counts: () => run(() => stateCounts(tallies.readNow(['outbox']))),

@@ -20,7 +20,8 @@ import { SIGNUP_MAIL_COLUMNS } from './mail-columns.js'
 /** A moment as ISO 8601 text in UTC, as the SQLite store keeps them. */
 export const SIGNUP_COLUMNS = `waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at,
   utm_source, utm_medium, utm_campaign, referrer, ${iso('confirmed_at')} AS confirmed_at,
-  ${iso('unsubscribed_at')} AS unsubscribed_at, role, country, invited_by::int AS invited_by, locale,
+  ${iso('unsubscribed_at')} AS unsubscribed_at, role, country, invited_by::int AS invited_by, locale, platform,
+  (SELECT ${iso('claimed_at')} FROM app_links WHERE app_links.signup_id = waitlist.id) AS claimed_at,
   ARRAY(SELECT name FROM signup_breeds WHERE signup_id = waitlist.id ORDER BY position) AS breeds,
   (SELECT inviter.email FROM waitlist AS inviter WHERE inviter.id = waitlist.invited_by) AS invited_by_email,
   (SELECT count(*)::int FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
@@ -32,11 +33,11 @@ export const SIGNUP_COLUMNS = `waitlist.id::text AS id, email, ${iso('waitlist.c
  */
 const ADD_SIGNUPS = `
   WITH input AS (
-        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::text[], $8::text[]) WITH ORDINALITY
-      AS i(email, utm_source, utm_medium, utm_campaign, referrer, invite, locale, n)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY
+      AS i(email, utm_source, utm_medium, utm_campaign, referrer, invite, locale, platform, n)
   ), inserted AS (
-    INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, locale, invited_by, confirmation_queued_at)
-    SELECT email, utm_source, utm_medium, utm_campaign, referrer, locale,
+    INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, locale, platform, invited_by, confirmation_queued_at)
+    SELECT email, utm_source, utm_medium, utm_campaign, referrer, locale, platform,
       CASE WHEN invite IS NOT NULL THEN (SELECT inviter.id FROM waitlist AS inviter WHERE inviter.invite_code = input.invite) END,
       now()
     FROM input ORDER BY n
@@ -75,6 +76,7 @@ export function createPostgresSignups(
         CONFIRMATION_INTERVAL_MS,
         await invitesOf(rows),
         column('locale'),
+        rows.map((row) => row.platform ?? null),
       ])
       const done = new Map(result.rows.map((r) => [r.key, r.inserted]))
       // The first of several equal addresses in one batch is the one stored (and mailed).

@@ -18,7 +18,8 @@ import {
 import { SIGNUP_MAIL_COLUMNS } from './mail-columns.js'
 
 export const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
-    confirmed_at, unsubscribed_at, role, country, invited_by, locale,
+    confirmed_at, unsubscribed_at, role, country, invited_by, locale, platform,
+  (SELECT claimed_at FROM app_links WHERE app_links.signup_id = waitlist.id) AS claimed_at,
   (SELECT json_group_array(name) FROM (SELECT name FROM signup_breeds WHERE signup_id = waitlist.id ORDER BY position)) AS breeds,
   (SELECT inviter.email FROM waitlist AS inviter WHERE inviter.id = waitlist.invited_by) AS invited_by_email,
   (SELECT count(*) FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
@@ -38,8 +39,8 @@ export function createSqliteSignups(
   drain: () => Promise<void>
 } {
   const insert = db.prepare(
-    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, locale, confirmation_queued_at)
-     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer, @invitedBy, @locale, @now)
+    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, locale, platform, confirmation_queued_at)
+     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer, @invitedBy, @locale, @platform, @now)
      ON CONFLICT DO NOTHING
      RETURNING id`,
   )
@@ -86,8 +87,8 @@ export function createSqliteSignups(
   // issue 23: 17 µs of statements per sign-up became 9). A batch the table refuses (a CHECK) is
   // written again row by row, so that only the bad row fails.
   const insertRows = db.prepare(
-    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, locale, confirmation_queued_at)
-     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, @now
+    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, locale, platform, confirmation_queued_at)
+     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, @now
      FROM json_each(@rows) WHERE true
      ON CONFLICT DO NOTHING
      RETURNING id, email`,
@@ -115,6 +116,7 @@ export function createSqliteSignups(
         row.referrer,
         invitedByOf(row),
         row.locale,
+        row.platform ?? null,
       ])
       inserted = insertRows.all({ rows: JSON.stringify(values), now: at }) as { id: number; email: string }[]
     } catch (error) {
@@ -150,8 +152,18 @@ export function createSqliteSignups(
     })
   const insertOne = db.transaction((row: WaitlistRow, at: string, cutoff: string): AddResult => {
     const { email, utm_source, utm_medium, utm_campaign, referrer, locale } = row
-    const inserted = insert.get({ email, utm_source, utm_medium, utm_campaign, referrer, locale, invitedBy: invitedByOf(row), now: at }) as
-      { id: number } | undefined
+    const platform = row.platform ?? null
+    const inserted = insert.get({
+      email,
+      utm_source,
+      utm_medium,
+      utm_campaign,
+      referrer,
+      locale,
+      platform,
+      invitedBy: invitedByOf(row),
+      now: at,
+    }) as { id: number } | undefined
     const mailFor = inserted ?? (requeueConfirmation.get({ email: row.email, now: at, cutoff }) as { id: number } | undefined)
     if (mailFor) queueMail.run({ signupId: mailFor.id, kind: 'confirm', campaignId: null, messageKey: randomUUID(), now: at })
     return { inserted: inserted !== undefined, mailQueued: mailFor !== undefined }

@@ -16,6 +16,10 @@ export type TallyKind =
   | 'mail-day'
   /** Bounces and complaints tied to no mail (key ''): hard, soft, complained. */
   | 'mail-unattributed'
+  /** Into the app (db/<dialect>/015): every sign-up (key ''), per country ('' none said), per `breed|country`: invited, opened, claimed. */
+  | 'app'
+  | 'app-country'
+  | 'app-breed'
 
 export interface TallyRow {
   kind: TallyKind

@@ -6,6 +6,7 @@ import { readProfile, saveProfile } from '../breeds/postgres.js'
 import { inTransaction, iso, type Run } from '../shared/postgres.js'
 import { SIGNUP_COLUMNS } from '../signups/postgres.js'
 import type { InviteCounts, Visitor, VisitorData, VisitorStore } from '../types.js'
+import { appDataOf } from './shared.js'
 
 async function inviteCounts(pool: pg.Pool, id: number): Promise<InviteCounts> {
   const result = await pool.query<InviteCounts>(
@@ -21,8 +22,10 @@ export function createPostgresVisitors(pool: pg.Pool, run: Run): VisitorStore {
       run(async () => {
         const result = await pool.query<Omit<Visitor, 'profile' | 'id'> & { id: string }>(
           `SELECT waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at, ${iso('confirmed_at')} AS confirmed_at,
-             ${iso('unsubscribed_at')} AS unsubscribed_at, invite_code, locale
-           FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id WHERE token_hash = $1`,
+             ${iso('unsubscribed_at')} AS unsubscribed_at, invite_code, locale, platform, app_links.code AS app_code,
+             ${iso('app_links.claimed_at')} AS claimed_at
+           FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id LEFT JOIN app_links ON app_links.signup_id = waitlist.id
+           WHERE token_hash = $1`,
           [tokenHash],
         )
         const row = result.rows[0]
@@ -63,6 +66,8 @@ export function createPostgresVisitors(pool: pg.Pool, run: Run): VisitorStore {
       ),
     invites: (id) => run(() => inviteCounts(pool, id)),
     setLocale: (id, locale) => run(async () => void (await pool.query('UPDATE waitlist SET locale = $2 WHERE id = $1', [id, locale]))),
+    setPlatform: (id, platform) =>
+      run(async () => void (await pool.query('UPDATE waitlist SET platform = $2 WHERE id = $1', [id, platform]))),
     saveProfile: (id, profile) => run(() => saveProfile(pool, id, profile)),
     setSubscribed: (id, subscribed) =>
       run(() =>
@@ -94,12 +99,24 @@ export function createPostgresVisitors(pool: pg.Pool, run: Run): VisitorStore {
         )
         const links = await pool.query<{ n: string }>('SELECT count(*) AS n FROM page_tokens WHERE signup_id = $1', [id])
         const code = await pool.query<{ invite_code: string | null }>('SELECT invite_code FROM waitlist WHERE id = $1', [id])
+        const app = await pool.query<{
+          code: string
+          created_at: string
+          invited_at: string | null
+          opened_at: string | null
+          claimed_at: string | null
+        }>(
+          `SELECT code, ${iso('created_at')} AS created_at, ${iso('invited_at')} AS invited_at, ${iso('opened_at')} AS opened_at,
+             ${iso('claimed_at')} AS claimed_at FROM app_links WHERE signup_id = $1`,
+          [id],
+        )
         return {
           signup: { ...row, id: Number(row.id) },
           mails: mails.rows,
           page_links: Number(links.rows[0]?.n ?? 0),
           invite: { code: code.rows[0]?.invite_code ?? null, ...(await inviteCounts(pool, id)) },
           profile: (await readProfile(pool, id)) ?? { role: null, breeds: [], country: null, club: null, litters: null },
+          app: appDataOf(app.rows[0]),
         }
       }),
   }

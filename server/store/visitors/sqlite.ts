@@ -7,11 +7,14 @@ import { createSqliteProfiles } from '../breeds/sqlite.js'
 import { now, type Run, utcDay } from '../shared/sqlite.js'
 import { SIGNUP_COLUMNS, type SignUpRow } from '../signups/sqlite.js'
 import type { InviteCounts, Visitor, VisitorData, VisitorStore } from '../types.js'
+import { appDataOf } from './shared.js'
 
 export function createSqliteVisitors(db: Database.Database, run: Run): VisitorStore {
   const byToken = db.prepare(
-    `SELECT waitlist.id, email, waitlist.created_at, confirmed_at, unsubscribed_at, invite_code, locale
-     FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id WHERE token_hash = ?`,
+    `SELECT waitlist.id, email, waitlist.created_at, confirmed_at, unsubscribed_at, invite_code, locale, platform,
+       app_links.code AS app_code, app_links.claimed_at
+     FROM page_tokens JOIN waitlist ON waitlist.id = page_tokens.signup_id LEFT JOIN app_links ON app_links.signup_id = waitlist.id
+     WHERE token_hash = ?`,
   )
   const before = db.prepare('SELECT confirmed_at, invited_by FROM waitlist WHERE id = ?')
   const setConfirmed = db.prepare(
@@ -37,6 +40,8 @@ export function createSqliteVisitors(db: Database.Database, run: Run): VisitorSt
   const inviteCode = db.prepare('SELECT invite_code FROM waitlist WHERE id = ?').pluck()
   const profiles = createSqliteProfiles(db)
   const setLocale = db.prepare('UPDATE waitlist SET locale = @locale WHERE id = @id')
+  const setPlatform = db.prepare('UPDATE waitlist SET platform = @platform WHERE id = @id')
+  const appLink = db.prepare('SELECT code, created_at, invited_at, opened_at, claimed_at FROM app_links WHERE signup_id = ?')
   const subscribe = db.prepare('UPDATE waitlist SET unsubscribed_at = NULL WHERE id = ?')
   const unsubscribe = db.prepare('UPDATE waitlist SET unsubscribed_at = coalesce(unsubscribed_at, @now) WHERE id = @id')
   // Mails not yet under way are not sent to an address that stopped e-mails.
@@ -58,6 +63,7 @@ export function createSqliteVisitors(db: Database.Database, run: Run): VisitorSt
     invites: (id) => run(() => inviteCounts.get(id) as InviteCounts),
     saveProfile: (id, profile) => run(() => profiles.save(id, profile)),
     setLocale: (id, locale) => run(() => void setLocale.run({ id, locale })),
+    setPlatform: (id, platform) => run(() => void setPlatform.run({ id, platform })),
     setSubscribed: (id, subscribed) =>
       run(() =>
         db.transaction(() => {
@@ -73,12 +79,15 @@ export function createSqliteVisitors(db: Database.Database, run: Run): VisitorSt
       run(() => {
         const row = signup.get(id) as (SignUpRow & { confirmation_queued_at: string | null }) | undefined
         if (!row) throw new Error(`no sign-up ${id}`)
+        const app = appLink.get(id) as
+          { code: string; created_at: string; invited_at: string | null; opened_at: string | null; claimed_at: string | null } | undefined
         return {
           signup: { ...row, breeds: JSON.parse(row.breeds) as string[] },
           mails: mails.all(id) as VisitorData['mails'],
           page_links: Number(links.get(id)),
           invite: { code: (inviteCode.get(id) as string | null) ?? null, ...(inviteCounts.get(id) as InviteCounts) },
           profile: profiles.read(id) ?? { role: null, breeds: [], country: null, club: null, litters: null },
+          app: appDataOf(app),
         }
       }),
   }

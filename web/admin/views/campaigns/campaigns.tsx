@@ -118,8 +118,9 @@ export function CampaignsView() {
   const [problem, setProblem] = useState('')
   const [notice, setNotice] = useState('')
   const [version, setVersion] = useState(0)
-  // The default message links the app only where the server knows its address (APP_STORE_URL).
-  const appStore = useLoaded(loadSettings).data?.appStoreUrl ?? null
+  // The default message links the app only where the server knows a store (APP_STORE_URL, PLAY_STORE_URL).
+  const settings = useLoaded(loadSettings).data
+  const appStore = settings ? settings.appStoreUrl || settings.playStoreUrl : null
   const reload = useCallback(() => setVersion((v) => v + 1), [])
   const sending = campaigns.some((c) => c.status === 'sending')
   const segment = opened?.segment

@@ -1,6 +1,7 @@
-// Who is waiting, for the team: per country by role (a chart of the largest, a table of all), the
-// most named breeds, the languages, and role by country with confirmed and not; all of it of one
-// breed's people when the filter says so.
+// Who is waiting, for the team: per country by role (a chart of the largest, a table of all, with
+// their phones and those already in the app beside them), the most named breeds, the phones, the
+// languages, and role by country with confirmed and not; all of it of one breed's people when the
+// filter says so.
 import type { ReactNode } from 'react'
 import type { Segments } from '../../../../contract/campaigns'
 import { adminContent } from '../../content'
@@ -40,7 +41,9 @@ export function DemandMap({
         {breed ? <p className="max-w-xl text-sm text-stone-600 sm:pb-2">{copy.forEveryone}</p> : null}
       </div>
       {segments ? (
-        <p className="mt-3 text-stone-700">{copy.totals(segments.total, segments.confirmed, segments.unsubscribed, breed ?? undefined)}</p>
+        <p className="mt-3 text-stone-700">
+          {copy.totals(segments.total, segments.confirmed, segments.unsubscribed, breed ?? undefined)} {copy.claimed(segments.claimed)}
+        </p>
       ) : null}
       <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.6fr)]">
         {/* The chart shows the table's numbers for the eye; the table beside it is what a screen reader reads. */}
@@ -74,6 +77,9 @@ export function DemandMap({
             { label: copy.columns.country },
             ...ROLE_BARS.map((bar) => ({ label: bar.label, numeric: true })),
             { label: copy.columns.total, numeric: true },
+            { label: copy.columns.ios, numeric: true },
+            { label: copy.columns.android, numeric: true },
+            { label: copy.columns.claimed, numeric: true },
             { label: copy.columns.both },
           ]}
           empty={segments && countries.length === 0 ? copy.none : null}
@@ -89,6 +95,9 @@ export function DemandMap({
                 </td>
               ))}
               <td className={`${td} text-right font-semibold`}>{c.total}</td>
+              <td className={`${td} text-right`}>{c.ios}</td>
+              <td className={`${td} text-right`}>{c.android}</td>
+              <td className={`${td} text-right`}>{c.claimed}</td>
               <td className={td}>{c.breeders > 0 && c.owners > 0 ? copy.both : ''}</td>
             </tr>
           ))}
@@ -115,6 +124,25 @@ export function DemandMap({
               <td className={`${td} text-right`}>{b.owners}</td>
               <td className={`${td} text-right`}>{b.others}</td>
               <td className={`${td} text-right font-semibold`}>{b.total}</td>
+            </tr>
+          ))}
+        </TableRegion>
+        <TableRegion
+          caption={copy.platformsCaption}
+          framed={false}
+          columns={[
+            { label: copy.platformColumns.platform },
+            { label: copy.platformColumns.total, numeric: true },
+            { label: copy.platformColumns.confirmed, numeric: true },
+          ]}
+        >
+          {segments?.byPlatform.map((p) => (
+            <tr key={p.platform ?? ''} className="border-t border-stone-200">
+              <th scope="row" className={`${td} font-medium`}>
+                {p.platform === null ? copy.noPlatform : copy.platforms[p.platform]}
+              </th>
+              <td className={`${td} text-right font-semibold`}>{p.total}</td>
+              <td className={`${td} text-right`}>{p.confirmed}</td>
             </tr>
           ))}
         </TableRegion>

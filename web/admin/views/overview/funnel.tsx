@@ -2,7 +2,7 @@
 // source, counted without a cookie. The cohorts may be narrowed to one breed's people; the views
 // never are (a page view has no breed).
 import { type FormEvent, useEffect, useState } from 'react'
-import type { Funnel, FunnelDay } from '../../../../contract/growth'
+import type { Funnel, FunnelDay, FunnelHandOff } from '../../../../contract/growth'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
 import { AdminApiError, type AdminApi } from '../../api'
@@ -131,6 +131,13 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
         </ol>
       ) : null}
       {funnel ? (
+        <HandOff
+          handOff={funnel.handOff}
+          breed={shownBreed ? breedName(choices, shownBreed) : null}
+          nameOf={(id) => breedName(choices, id)}
+        />
+      ) : null}
+      {funnel ? (
         <div className="mt-6 grid gap-6">
           <TableRegion
             caption={copy.daysCaption}
@@ -186,6 +193,88 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
           </TableRegion>
         </div>
       ) : null}
+    </section>
+  )
+}
+
+/**
+ * Into the app (docs/decisions/022-into-the-app.md): people sent their app link, who opened its page,
+ * whose profile the app took; a chart as the funnel's, then per country and per breed.
+ */
+function HandOff({ handOff, breed, nameOf }: { handOff: FunnelHandOff; breed: string | null; nameOf: (id: string) => string }) {
+  const text = copy.handOff
+  const widest = Math.max(1, handOff.invited, handOff.opened, handOff.claimed)
+  const row = (name: string, counts: { invited: number; opened: number; claimed: number }) => (
+    <>
+      <th scope="row" className={`${td} font-medium break-words`}>
+        {name}
+      </th>
+      {[counts.invited, counts.opened, counts.claimed].map((n, i) => (
+        <td key={i} className={`${td} text-right`}>
+          {number(n)}
+        </td>
+      ))}
+      <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(counts.claimed, counts.invited)}</td>
+    </>
+  )
+  const columns = (first: string) => [
+    { label: first },
+    ...(['invited', 'opened', 'claimed', 'rate'] as const).map((key) => ({ label: text.columns[key], numeric: true })),
+  ]
+  return (
+    <section aria-labelledby="hand-off-heading" className="mt-8">
+      <h3 id="hand-off-heading" className="font-semibold text-stone-900">
+        {text.heading}
+        {breed ? ` · ${breed}` : ''}
+      </h3>
+      <p className="mt-1 max-w-3xl text-sm text-stone-700">{text.intro}</p>
+      {handOff.invited + handOff.opened + handOff.claimed === 0 ? (
+        <p className="mt-3 text-sm text-stone-700">{text.none}</p>
+      ) : (
+        <>
+          <ol aria-label={text.chartLabel} className="mt-4 grid gap-2">
+            {text.stages.map(([key, label], i) => {
+              const value = handOff[key]
+              const before = i === 0 ? null : handOff[text.stages[i - 1]?.[0] ?? key]
+              return (
+                <li
+                  key={key}
+                  className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 text-sm text-stone-800 sm:grid-cols-[15rem_1fr_14rem] sm:items-center"
+                >
+                  <span>
+                    <span className="font-semibold">{label}</span> <span className="tabular-nums">{number(value)}</span>
+                  </span>
+                  <span
+                    aria-hidden="true"
+                    className="order-last col-span-2 h-4 overflow-hidden rounded bg-stone-100 sm:order-none sm:col-span-1"
+                  >
+                    <span className="block h-full rounded bg-emerald-700" style={{ width: `${(value / widest) * 100}%` }} />
+                  </span>
+                  <span className="text-right text-stone-600 tabular-nums">
+                    {before === null ? '' : `${copy.rate(value, before)} ${copy.ofBefore}`}
+                  </span>
+                </li>
+              )
+            })}
+          </ol>
+          <div className="mt-4 grid gap-6 lg:grid-cols-2">
+            <TableRegion caption={text.countriesCaption} className="max-h-80" columns={columns(text.columns.country)}>
+              {handOff.countries.map((c) => (
+                <tr key={c.country} className="border-t border-stone-200">
+                  {row(c.country || text.noCountry, c)}
+                </tr>
+              ))}
+            </TableRegion>
+            <TableRegion caption={text.breedsCaption} className="max-h-80" columns={columns(text.columns.breed)}>
+              {handOff.breeds.map((b) => (
+                <tr key={b.breed} className="border-t border-stone-200">
+                  {row(nameOf(b.breed), b)}
+                </tr>
+              ))}
+            </TableRegion>
+          </div>
+        </>
+      )}
     </section>
   )
 }

@@ -1,7 +1,7 @@
 // The team, for owners: operators with their roles (changed or disabled here), invitations by
 // mail, and API tokens for the command line and scripts (each shown once).
 import { type FormEvent, useState } from 'react'
-import { OPERATOR_ROLES, type OperatorRole } from '../../../../contract/team'
+import { OPERATOR_ROLES, type OperatorRole, TOKEN_ROLES, type TokenRole } from '../../../../contract/team'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
 import type { AdminApi } from '../../api'
@@ -46,7 +46,7 @@ export function TeamView() {
     await change(async () => {
       const made = await api.addToken({
         name: String(data.get('name') ?? ''),
-        role: String(data.get('role')) as OperatorRole,
+        role: String(data.get('role')) as TokenRole,
         ...(expires ? { expiresAt: `${expires}T00:00:00Z` } : {}),
       })
       setNewToken(made.token)
@@ -253,9 +253,9 @@ export function TeamView() {
             {copy.tokenRole}
           </label>
           <select id="token-role" name="role" defaultValue="viewer" className={`mt-1 ${select}`}>
-            {OPERATOR_ROLES.map((role) => (
+            {TOKEN_ROLES.map((role) => (
               <option key={role} value={role}>
-                {role}
+                {copy.tokenRoles[role]}
               </option>
             ))}
           </select>
