@@ -155,7 +155,8 @@ export interface VisitorBreedMeter {
 }
 
 /** The page's answers that have no sign-up behind them. */
-export type VisitorGone = 'not-found' | 'deleted'
+/** Why the visitor's page is not shown: no such link, deleted, or the store cannot answer now (503: try again). */
+export type VisitorGone = 'not-found' | 'deleted' | 'unavailable'
 
 /** What an app link answers a browser when it opens no store page: unknown (or deleted), or already in the app. */
 export type AppLinkGone = 'not-found' | 'claimed'

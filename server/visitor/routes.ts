@@ -15,7 +15,8 @@ import {
   type VisitorView,
 } from '../../contract/visitor.js'
 import { hashToken, TOKEN_PATTERN } from '../secrets.js'
-import type { Visitor } from '../store/types.js'
+import { StoreUnavailableError, type Visitor } from '../store/types.js'
+import { handleError, HttpError } from '../http/errors.js'
 import type { VisitorPages } from './pages.js'
 import { readProfile } from './profile.js'
 import { visitorBreedMeters } from '../breeds/meters.js'
@@ -44,6 +45,15 @@ export async function visitorRoutes(app: FastifyInstance, { pages }: { pages: Vi
   })
 
   const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body)
+  // A form always answers with a page: when the store cannot answer now, a page that says to try
+  // again (503, nothing changed), in the default language (the visitor's is in the store); the data
+  // download keeps the API's JSON answer.
+  app.setErrorHandler((error: Error, request, reply) => {
+    const unavailable = error instanceof StoreUnavailableError || (error instanceof HttpError && error.status === 503)
+    if (!unavailable || request.url.split('?')[0]?.endsWith('/data.json')) return handleError(error, request, reply)
+    request.log.warn({ err: error }, 'store unavailable; answered the visitor 503')
+    return html(reply.header('retry-after', '5'), 503, pages.gone('unavailable', DEFAULT_LOCALE))
+  })
   const form = (request: FastifyRequest) => (request.body instanceof URLSearchParams ? request.body : new URLSearchParams())
 
   /** The sign-up the link opens, or the "nothing here" page answered already. */
