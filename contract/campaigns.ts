@@ -43,6 +43,12 @@ export interface Segments {
   topInviters: { id: number; email: string; joined: number; confirmed: number }[]
   /** Sign-ups per language (unsubscribed left out), the most first. */
   byLocale: { locale: Locale; total: number; confirmed: number }[]
+  /**
+   * When the figures only the rows can answer were counted (ISO time): the most named breeds and the
+   * top inviters, and with a breed every figure. Counted when asked while the list is under 50,000;
+   * above, kept, and counted again behind the answer once a minute old (server/store/shared/figure-cache.ts). The rest is exact now.
+   */
+  countedAt: string
 }
 
 /** Who a campaign goes to: made from the fields' definition (./segment.ts), where each field is described. */

@@ -171,6 +171,8 @@ export interface Funnel {
   sources: FunnelSource[]
   /** With a breed asked for: that breed's people only (its row of `breeds`). */
   handOff: FunnelHandOff
+  /** When the cohorts (sign-ups, confirmed, profiled, inviters) were counted: as Segments' countedAt. */
+  countedAt: string
 }
 
 /** The source of a view or a sign-up that came with no campaign and no referring site. */

@@ -16,8 +16,10 @@ import type { Locale } from '../../contract/locales.js'
 import { isPubliclyReady, publicFigure } from '../../contract/public-figures.js'
 import type { Profile, VisitorBreedMeter } from '../../contract/visitor.js'
 import { figureKey, type Offsets } from '../growth/public-figures.js'
+import { COUNTED_LIVE_BELOW } from '../store/shared/figure-cache.js'
 import type { BreedCount, BreedStore } from '../store/types.js'
 import { breedName } from './catalogue.js'
+import { byCode } from '../../contract/order.js'
 
 const MAX_AGE_MS = LAUNCH_CACHE_SECONDS * 1000
 
@@ -46,7 +48,7 @@ export function createBreedMeters(store: BreedStore, now: () => number = Date.no
     const [counts, targets] = await Promise.all([store.counts(), store.targets()])
     return { value: { counts, targets, countedAt: new Date(at).toISOString() }, at }
   }
-  return {
+  const meters: BreedMeters = {
     counted: async () => {
       if (!cached || now() - cached.at >= MAX_AGE_MS) {
         const mine = generation
@@ -57,18 +59,41 @@ export function createBreedMeters(store: BreedStore, now: () => number = Date.no
       }
       return cached.value
     },
-    fresh: async () => (await count()).value,
+    // The team's counts now, while the list is small; at scale the public's, at most a minute old
+    // and saying when (reading every breed × country tally held SQLite's thread 60 ms at a million).
+    fresh: async () => {
+      const last = cached?.value
+      if (last && last.counts.reduce((sum, row) => sum + row.profiles, 0) >= COUNTED_LIVE_BELOW) return meters.counted()
+      const mine = generation
+      const fresh = await count()
+      if (mine === generation) cached = fresh
+      return fresh.value
+    },
     changed: () => {
       generation += 1
       cached = undefined
     },
   }
+  return meters
 }
 
 /** Every breed with a counted profile, each country's count and all pooled; the nearest to ready first. */
-export function breedMetersOf({ counts, targets }: Pick<Counted, 'counts' | 'targets'>): BreedMeter[] {
+/** Each count's meters, made once (the team's view asks again and again of the same count). */
+const made = new WeakMap<object, BreedMeter[]>()
+
+export function breedMetersOf(counted: Pick<Counted, 'counts' | 'targets'>): BreedMeter[] {
+  let meters = made.get(counted)
+  if (!meters) made.set(counted, (meters = countMeters(counted)))
+  return meters
+}
+
+function countMeters({ counts, targets }: Pick<Counted, 'counts' | 'targets'>): BreedMeter[] {
   const byBreed = new Map<string, BreedCount[]>()
-  for (const count of counts) byBreed.set(count.breed, [...(byBreed.get(count.breed) ?? []), count])
+  for (const count of counts) {
+    const rows = byBreed.get(count.breed)
+    if (rows) rows.push(count)
+    else byBreed.set(count.breed, [count])
+  }
   const meters = [...byBreed].map(([id, rows]): BreedMeter => {
     const target = breedTargetFor(targets, id)
     const sum = (key: 'studs' | 'dams' | 'seekers' | 'profiles') => rows.reduce((total, row) => total + row[key], 0)
@@ -83,11 +108,11 @@ export function breedMetersOf({ counts, targets }: Pick<Counted, 'counts' | 'tar
         profiles: row.profiles,
         ready: isBreedReady(row, target),
       }))
-      .sort((a, b) => nearness(b, target) - nearness(a, target) || b.profiles - a.profiles || a.country.localeCompare(b.country))
+      .sort((a, b) => nearness(b, target) - nearness(a, target) || b.profiles - a.profiles || byCode(a.country, b.country))
     return { id, name: breedName(id), target, all: { ...all, ready: isBreedReady(all, target) }, countries }
   })
   const best = (meter: BreedMeter) => Math.max(0, ...meter.countries.map((country) => nearness(country, meter.target)))
-  return meters.sort((a, b) => best(b) - best(a) || b.all.profiles - a.all.profiles || a.id.localeCompare(b.id))
+  return meters.sort((a, b) => best(b) - best(a) || b.all.profiles - a.all.profiles || byCode(a.id, b.id))
 }
 
 /**
@@ -110,7 +135,7 @@ export function publicBreeds(counts: readonly BreedCount[], offsets: Offsets): P
       }
       return entry.studs === null && entry.dams === null && entry.seekers === null ? [] : [entry]
     })
-    .sort((a, b) => a.id.localeCompare(b.id) || a.country.localeCompare(b.country))
+    .sort((a, b) => byCode(a.id, b.id) || byCode(a.country, b.country))
 }
 
 /** The meter of each known breed of a profile in its country, as the public sees it (the same figures as /api/launch). */

@@ -17,6 +17,7 @@ import { csvCell } from '../operators/csv.js'
 import { auditOf } from '../team/auth.js'
 import { breedName, isBreedId, readBreedName } from './catalogue.js'
 import { breedMetersOf } from './meters.js'
+import { byCode } from '../../contract/order.js'
 
 /** The most unmatched names listed. */
 const UNMATCHED_LIMIT = 500
@@ -55,7 +56,7 @@ function filtered(meters: BreedMeter[], filter: Filter): BreedMeter[] {
       .filter((meter) => (country === undefined && !side) || meter.countries.length > 0)
       // The nearest to ready first among the rows kept (a breed's best country may be filtered out).
       .map((meter) => ({ meter, best: Math.max(0, ...meter.countries.map((row) => nearness(row, meter.target))) }))
-      .sort((a, b) => b.best - a.best || b.meter.all.profiles - a.meter.all.profiles || a.meter.id.localeCompare(b.meter.id))
+      .sort((a, b) => b.best - a.best || b.meter.all.profiles - a.meter.all.profiles || byCode(a.meter.id, b.meter.id))
       .map(({ meter }) => meter)
   )
 }

@@ -10,6 +10,7 @@ import { isPubliclyReady, type PublicCountryMeter, publicFigure } from '../../co
 import { type BreedMeters, publicBreeds } from '../breeds/meters.js'
 import type { CountryCount, GrowthStore, SettingsStore } from '../store/types.js'
 import { createPublicFigures, figureKey, type Offsets, type PublicFigures } from './public-figures.js'
+import { byCode } from '../../contract/order.js'
 
 const MAX_AGE_MS = LAUNCH_CACHE_SECONDS * 1000
 
@@ -54,7 +55,7 @@ export function publicMeters(counts: readonly CountryCount[], targets: LaunchTar
   return counts
     .map((count) => publicMeterOf(count, targets, offsets))
     .filter((meter) => meter.breeders !== null || meter.owners !== null)
-    .sort((a, b) => Number(b.ready) - Number(a.ready) || nearness(b) - nearness(a) || a.country.localeCompare(b.country))
+    .sort((a, b) => Number(b.ready) - Number(a.ready) || nearness(b) - nearness(a) || byCode(a.country, b.country))
 }
 
 export function createLaunchMeters(

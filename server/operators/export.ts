@@ -1,7 +1,7 @@
 import type { SignUp, WaitlistStore } from '../store/index.js'
 import { CSV_HEADER, csvLine } from './csv.js'
 
-export const EXPORT_PAGE_SIZE = 1000
+export const EXPORT_PAGE_SIZE = 250
 
 /** Every sign-up (or those since a moment), page by page: memory stays bounded by one page. */
 export async function* signUps(store: WaitlistStore, options: { since?: string; search?: string } = {}): AsyncGenerator<SignUp> {

@@ -6,16 +6,20 @@ import { createPostgresApp } from './app/postgres.js'
 import { createPostgresBreeds } from './breeds/postgres.js'
 import { createPostgresCampaigns } from './campaigns/postgres.js'
 import { createPostgresDeliverability } from './deliverability/postgres.js'
-import { postgresDemandMap } from './demand/postgres.js'
+import { HAND_OFF_TALLIES } from './app/shared.js'
+import { postgresCountedDemand } from './demand/postgres.js'
+import { demandMapOf } from './demand/shared.js'
 import { createPostgresGrowth } from './growth/postgres.js'
 import { createPostgresCounters } from './limits/postgres.js'
 import { createPostgresOutbox } from './outbox/postgres.js'
+import { COUNTED_LIVE_BELOW, createFigureCache, FIGURES_MAX_AGE_MS } from './shared/figure-cache.js'
 import { migrate } from './shared/migrate.js'
-import { toStoreError } from './shared/postgres.js'
+import { countOffPath, toStoreError } from './shared/postgres.js'
 import { createPostgresSettings } from './settings/postgres.js'
 import { createPostgresSignups } from './signups/postgres.js'
 import { createPostgresSuppressions } from './suppressions/postgres.js'
-import { FOLD_EVERY_MS, foldTallies } from './tallies/postgres.js'
+import { countryCountsOf, demandOf, everyoneOf, PEOPLE_TALLIES, peopleOf } from './tallies/people.js'
+import { FOLD_EVERY_MS, foldTallies, readTallies } from './tallies/postgres.js'
 import { createPostgresTeam } from './team/postgres.js'
 import { type StoreLogger, StoreUnavailableError, type WaitlistStore } from './types.js'
 import { createPostgresVisitors } from './visitors/postgres.js'
@@ -60,7 +64,17 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
   }
 
   let closed = false
-  const growth = createPostgresGrowth(pool, run)
+  // Figures only the rows can answer are counted when asked while the list is small, and kept a
+  // minute at scale (shared/figure-cache.ts); whether it is small is the people tallies' sum.
+  const live = async () => everyoneOf(peopleOf(await readTallies(pool, PEOPLE_TALLIES))) < COUNTED_LIVE_BELOW
+  const growth = createPostgresGrowth(pool, run, { live })
+  const counted = createFigureCache(
+    (breed: string) => countOffPath(pool, (client) => postgresCountedDemand(client, growth, breed || null)),
+    {
+      maxAgeMs: FIGURES_MAX_AGE_MS,
+      live,
+    },
+  )
   const sweep = setInterval(() => {
     pool
       .query('DELETE FROM rate_counters WHERE window_ends < now()')
@@ -104,7 +118,23 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     growth,
     team: createPostgresTeam(pool, run),
     webhooks: createPostgresWebhooks(pool, run),
-    segments: (breed) => run(() => postgresDemandMap(pool, growth, breed ?? null)),
+    segments: (breed = null) =>
+      run(async () => {
+        const [rows, kept, targets] = await Promise.all([
+          readTallies(pool, [...PEOPLE_TALLIES, ...HAND_OFF_TALLIES]),
+          counted.get(breed ?? ''),
+          growth.targetsOn(pool),
+        ])
+        const people = peopleOf(rows)
+        return demandMapOf({
+          breed,
+          people: kept.people ?? demandOf(people),
+          counted: kept,
+          handOff: rows,
+          counts: countryCountsOf(people),
+          targets,
+        })
+      }),
     counters,
     close: async () => {
       if (closed) return

@@ -8,15 +8,20 @@ import { createSqliteApp } from './app/sqlite.js'
 import { createSqliteBreeds } from './breeds/sqlite.js'
 import { createSqliteCampaigns } from './campaigns/sqlite.js'
 import { createSqliteDeliverability } from './deliverability/sqlite.js'
-import { sqliteDemandMap } from './demand/sqlite.js'
+import { HAND_OFF_TALLIES } from './app/shared.js'
+import { demandMapOf } from './demand/shared.js'
+import { sqliteCountedDemand } from './demand/sqlite.js'
 import { createSqliteGrowth } from './growth/sqlite.js'
 import { createMemoryCounters } from './limits/memory.js'
 import { createSqliteOutbox } from './outbox/sqlite.js'
+import { COUNTED_LIVE_BELOW, createFigureCache, FIGURES_MAX_AGE_MS } from './shared/figure-cache.js'
 import { migrate } from './shared/migrate.js'
+import { createSqliteReader, type SqliteRead } from './shared/sqlite-reader.js'
 import { toStoreError } from './shared/sqlite.js'
 import { createSqliteSettings } from './settings/sqlite.js'
 import { createSqliteSignups } from './signups/sqlite.js'
 import { createSqliteSuppressions } from './suppressions/sqlite.js'
+import { countryCountsOf, demandOf, everyoneOf, PEOPLE_TALLIES, peopleOf } from './tallies/people.js'
 import { createSqliteTallies } from './tallies/sqlite.js'
 import { createSqliteTeam } from './team/sqlite.js'
 import { StoreUnavailableError, type WaitlistStore } from './types.js'
@@ -77,12 +82,21 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
       return Promise.reject(toStoreError(error))
     }
   }
-  const growth = createSqliteGrowth(db, run)
+  const tallies = createSqliteTallies(db, run)
+  // Reads of a million rows run on a thread of their own (a database in memory has no file to share:
+  // there, on this one); what only the rows can answer is counted when asked while the list is
+  // small, and kept a minute at scale (shared/figure-cache.ts).
+  const reader = path === ':memory:' ? undefined : createSqliteReader(path)
+  // Its thread is started now (90 ms), not by the first ask for figures.
+  reader?.all('SELECT 1').catch(() => undefined)
+  const read: SqliteRead = reader ? reader.all : (sql, params = {}) => run(() => db.prepare(sql).all(params) as never)
+  const live = () => everyoneOf(peopleOf(tallies.readNow(PEOPLE_TALLIES))) < COUNTED_LIVE_BELOW
+  const growth = createSqliteGrowth(db, run, tallies, { read, live })
+  const counted = createFigureCache((breed: string) => sqliteCountedDemand(read, breed || null), { maxAgeMs: FIGURES_MAX_AGE_MS, live })
   // Nothing per visitor outlives its day, even on a day nobody visits.
   const forgetPastDays = setInterval(() => growth.forgetPastDaysNow(), 60_000).unref()
-  const signups = createSqliteSignups(db, run)
-  const tallies = createSqliteTallies(db, run)
-  const breeds = createSqliteBreeds(db, run, tallies)
+  const signups = createSqliteSignups(db, run, tallies)
+  const breeds = createSqliteBreeds(db, run, tallies, { read, live })
   return {
     add: (row) => (closed ? Promise.reject(new StoreUnavailableError('the SQLite store is closed')) : signups.submit(row)),
     count: signups.count,
@@ -103,12 +117,28 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     growth,
     team: createSqliteTeam(db, run),
     webhooks: createSqliteWebhooks(db, run),
-    segments: (breed) => run(() => sqliteDemandMap(db, growth, tallies, breed ?? null)),
+    segments: async (breed = null) => {
+      const kept = await counted.get(breed ?? '')
+      return run(() => {
+        const rows = tallies.readNow([...PEOPLE_TALLIES, ...HAND_OFF_TALLIES])
+        const people = peopleOf(rows)
+        const counts = countryCountsOf(people)
+        return demandMapOf({
+          breed,
+          people: kept.people ?? demandOf(people),
+          counted: kept,
+          handOff: rows,
+          counts,
+          targets: growth.targetsNow(),
+        })
+      })
+    },
     close: async () => {
       if (closed) return
       closed = true
       clearInterval(forgetPastDays)
       await signups.drain() // sign-ups already accepted are written before the file is closed
+      await reader?.close()
       db.close()
     },
   }

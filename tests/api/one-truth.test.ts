@@ -232,6 +232,112 @@ describe.each(STORES)('one truth on $kind', ({ kind, available }) => {
   )
 })
 
+describe.each(STORES)('the counts of people on $kind', ({ kind, available }) => {
+  let server: TestServer
+  afterEach(() => server?.close())
+  const admin = async <T>(path: string, init: { method?: string } = {}) =>
+    (await (
+      await fetch(`${server.url}/admin/api${path}`, { method: init.method ?? 'GET', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    ).json()) as T
+  const day = { sqlite: 'substr(created_at, 1, 10)', postgres: "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')" }
+  /** What the rows say now, counted afresh. */
+  const fresh = async () => {
+    const sql = (build: (dialect: 'sqlite' | 'postgres') => string) => ({ sqlite: build('sqlite'), postgres: build('postgres') })
+    const days = await runSql(
+      server,
+      sql((d) => `SELECT ${day[d]} AS day, count(*) AS n FROM waitlist GROUP BY 1 ORDER BY 1`),
+    )
+    const sources = await runSql(server, sameSql('SELECT coalesce(utm_source, referrer) AS source, count(*) AS n FROM waitlist GROUP BY 1'))
+    const totals = await runSql(
+      server,
+      sameSql('SELECT count(*) AS total, count(confirmed_at) AS confirmed, count(unsubscribed_at) AS unsubscribed FROM waitlist'),
+    )
+    const countries = await runSql(
+      server,
+      sameSql(
+        "SELECT country, count(*) AS total, sum(CASE WHEN role = 'breeder' THEN 1 ELSE 0 END) AS breeders FROM waitlist WHERE unsubscribed_at IS NULL GROUP BY country",
+      ),
+    )
+    const locales = await runSql(
+      server,
+      sameSql('SELECT locale, count(*) AS total FROM waitlist WHERE unsubscribed_at IS NULL GROUP BY locale'),
+    )
+    return {
+      perDay: days.map((r) => ({ day: r.day, count: Number(r.n) })),
+      perSource: sources
+        .map((r) => ({ source: r.source, count: Number(r.n) }))
+        .sort((a, b) => String(a.source).localeCompare(String(b.source))),
+      totals: totals.map((r) => ({ total: Number(r.total), confirmed: Number(r.confirmed), unsubscribed: Number(r.unsubscribed) }))[0],
+      countries: countries.map((r) => [r.country, Number(r.total), Number(r.breeders)]).sort(),
+      locales: locales.map((r) => [r.locale, Number(r.total)]).sort(),
+    }
+  }
+  /** What the API answers, from the tallies. */
+  const counted = async () => {
+    const stats = await admin<{
+      total: number
+      perDay: { day: string; count: number }[]
+      perSource: { source: string | null; count: number }[]
+    }>('/stats')
+    const map = await admin<Segments>('/segments')
+    return {
+      perDay: stats.perDay,
+      perSource: [...stats.perSource].sort((a, b) => String(a.source).localeCompare(String(b.source))),
+      totals: { total: map.total, confirmed: map.confirmed, unsubscribed: map.unsubscribed },
+      countries: map.byCountry.map((c) => [c.country, c.total, c.breeders]).sort(),
+      locales: map.byLocale.map((l) => [l.locale, l.total]).sort(),
+    }
+  }
+
+  it.skipIf(!available)(
+    'keeps the counts of people, per day and per source equal to a fresh count of the rows through every change a sign-up goes through',
+    async () => {
+      server = await startServer({ ADMIN_TOKEN, MAIL_RATE_PER_SECOND: '0' }, kind)
+      const ada = await joinWithLink(server, 'ada@example.com', { utm_source: 'newsletter' })
+      const bo = await joinWithLink(server, 'bo@example.com', { locale: 'de' })
+      const cy = await joinWithLink(server, 'cy@example.com')
+      await joinWithLink(server, 'dee@example.com', { utm_source: 'newsletter' })
+      expect(await counted()).toEqual(await fresh())
+      // Confirmed; a profile said (a role and a country), then changed; mail stopped and started again.
+      await confirmOnPage(server, ada.token)
+      await confirmOnPage(server, bo.token)
+      const profile = (token: string, body: string) =>
+        fetch(`${server.url}/me/${token}/profile`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+          redirect: 'manual',
+        })
+      expect((await profile(ada.token, 'role=breeder&country=FR')).status).toBe(303)
+      expect((await profile(bo.token, 'role=owner&country=DE')).status).toBe(303)
+      expect((await profile(ada.token, 'role=breeder&country=DE')).status).toBe(303)
+      const mail = (token: string, on: boolean) =>
+        fetch(`${server.url}/me/${token}/${on ? 'resubscribe' : 'unsubscribe'}`, { method: 'POST', redirect: 'manual' })
+      expect((await mail(bo.token, false)).status).toBe(303)
+      expect((await mail(cy.token, false)).status).toBe(303)
+      expect(await counted()).toEqual(await fresh())
+      expect((await mail(bo.token, true)).status).toBe(303)
+      // A day and a source corrected by hand, and one address deleted.
+      await runSql(server, sameSql("UPDATE waitlist SET created_at = ?, utm_source = 'fair' WHERE id = ?"), [
+        '2026-01-02T10:00:00.000Z',
+        cy.id,
+      ])
+      expect(
+        (
+          await fetch(`${server.url}/admin/api/signups?email=dee%40example.com`, {
+            method: 'DELETE',
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          })
+        ).status,
+      ).toBeLessThan(300)
+      const now = await fresh()
+      expect(await counted()).toEqual(now)
+      expect(now.totals).toEqual({ total: 3, confirmed: 2, unsubscribed: 1 })
+      expect(now.perDay[0]).toEqual({ day: '2026-01-02', count: 1 })
+    },
+  )
+})
+
 describe.each(STORES)('one mail truth on $kind', ({ kind, available }) => {
   let server: TestServer
   afterEach(() => server?.close())

@@ -73,8 +73,8 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breed filters on the admin
     await expect
       .poll(() => read(page, copy.tableCaption))
       .toEqual([
-        ['FR', '3', '0', '0', '0', '0', '3', '0', '0', '0', ''],
-        ['DE', '0', '2', '0', '0', '0', '2', '0', '0', '0', ''],
+        ['FR', '3', '0', '0', '0', '0', '3', ''],
+        ['DE', '0', '2', '0', '0', '0', '2', ''],
       ])
     await page.getByText(copy.totals(5, 5, 0), { exact: true }).waitFor()
     expect(await page.getByText(copy.forEveryone).count()).toBe(0)
@@ -82,7 +82,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breed filters on the admin
     await expect.poll(() => breed.locator('option').allInnerTexts()).toEqual([adminContent.breeds.anyBreed, 'Labrador Retriever', 'Pug'])
 
     await breed.selectOption({ label: 'Pug' })
-    await expect.poll(() => read(page, copy.tableCaption)).toEqual([['FR', '3', '0', '0', '0', '0', '3', '0', '0', '0', '']])
+    await expect.poll(() => read(page, copy.tableCaption)).toEqual([['FR', '3', '0', '0', '0', '0', '3', '']])
     await page.getByText(copy.totals(3, 3, 0, 'Pug'), { exact: true }).waitFor()
     expect(await read(page, copy.breedsCaption)).toEqual([['Pug', '3', '0', '0', '3']])
     expect(await page.getByText(copy.forEveryone).isVisible()).toBe(true)
@@ -99,7 +99,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breed filters on the admin
     const france = page.getByRole('table', { name: launch.caption }).getByRole('row', { name: /\(FR\)/ })
     await france.getByText(launch.of(3, 3)).waitFor()
     expect(await france.getByText(launch.ready).isVisible()).toBe(true)
-    expect(await read(page, copy.tableCaption)).toEqual([['FR', '3', '0', '0', '0', '0', '3', '0', '0', '0', '']])
+    expect(await read(page, copy.tableCaption)).toEqual([['FR', '3', '0', '0', '0', '0', '3', '']])
     expect(await breed.inputValue()).toBe('pug')
 
     // All breeds again: everyone.

@@ -207,9 +207,9 @@ describe.skipIf(!chromiumAvailable)('page weight and caching', () => {
           expect(clip.height, where).toBeGreaterThan(0)
           expect(clip.height, where).toBeLessThan(viewport.height)
           const looksTheSame = async (state: string) => {
-            const whole = await page.screenshot({ clip })
+            const whole = await page.screenshot({ clip, animations: 'disabled' })
             await useStylesheet(page, false)
-            const alone = await page.screenshot({ clip })
+            const alone = await page.screenshot({ clip, animations: 'disabled' })
             await useStylesheet(page, true)
             expect(alone.equals(whole), `${where}, ${state}: the header and the hero look the same`).toBe(true)
           }

@@ -257,6 +257,9 @@ export const adminContent = {
   removeLabel: (email: string) => `Remove ${email}`,
   confirmRemove: (email: string) => `Remove ${email} from the waitlist for good?`,
   failed: 'Something went wrong. Please try again.',
+  /** How fresh the figures only the rows can answer are (contract/campaigns.ts, Segments.countedAt). */
+  countedAt: (iso: string, what: string) =>
+    `${what} counted at ${iso.slice(11, 19)} UTC, and again each minute while the list is asked for.`,
   demand: {
     heading: 'Who is waiting',
     /** `breed`: the name of the breed the map is filtered to. */
@@ -288,6 +291,7 @@ export const adminContent = {
     noCountry: '(not said)',
     breedsCaption: 'The most named breeds',
     breedColumns: { breed: 'Breed', breeders: 'Breeders', owners: 'Owners', others: 'Others', total: 'Total' },
+    phonesCaption: 'Their phones, and those already in the app, per country',
     platformsCaption: 'Who is waiting, per phone (as their sign-up’s browser named it or they said)',
     platformColumns: { platform: 'Phone', total: 'Sign-ups', confirmed: 'Confirmed' },
     platforms: { ios: 'iPhone', android: 'Android', other: 'Another (or a desktop)' } satisfies Record<Platform, string>,

@@ -5,7 +5,10 @@ import type Database from 'better-sqlite3'
 import type { CountryCode } from '../../../contract/countries.js'
 import type { KennelClub, Litters, Profile, Role } from '../../../contract/visitor.js'
 import { auditWriter, now, type Run } from '../shared/sqlite.js'
-import type { SqliteTallies } from '../tallies/sqlite.js'
+import { createFigureCache, FIGURES_MAX_AGE_MS } from '../shared/figure-cache.js'
+import type { SqliteRead } from '../shared/sqlite-reader.js'
+import type { TallyRow } from '../tallies/shared.js'
+import { READ_TALLIES, type SqliteTallies } from '../tallies/sqlite.js'
 import type { BreedStore, ProfileToSave } from '../types.js'
 import { BREED_TARGETS_KEY, type BreedRow, breedCounts, profileChanged, readyPairs, storedBreedTargets, toProfileBreed } from './shared.js'
 
@@ -68,7 +71,12 @@ export function createSqliteProfiles(db: Database.Database) {
   return { read, save: (id: number, profile: ProfileToSave) => save.immediate(id, profile) }
 }
 
-export function createSqliteBreeds(db: Database.Database, run: Run, tallies: SqliteTallies): BreedStore & { readyNow(): string[] } {
+export function createSqliteBreeds(
+  db: Database.Database,
+  run: Run,
+  tallies: SqliteTallies,
+  { read, live }: { read: SqliteRead; live: () => boolean },
+): BreedStore & { readyNow(): string[] } {
   const writeAudit = auditWriter(db)
   const setting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck()
   const putSetting = db.prepare(
@@ -76,9 +84,16 @@ export function createSqliteBreeds(db: Database.Database, run: Run, tallies: Sql
      ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
   )
   // Only names without a breed: a mapped name, and one the catalogue reads, are not listed.
-  const unmatched = db.prepare(
-    `SELECT min(name) AS name, count(*) AS count FROM signup_breeds WHERE breed IS NULL AND name_key IS NOT NULL
-     GROUP BY name_key ORDER BY count DESC, name_key LIMIT ?`,
+  // Read on the reader's thread, kept a minute at scale (a mapping forgets it at once).
+  const unmatched = createFigureCache(
+    async (limit: string) => ({
+      names: await read<{ name: string; count: number }>(
+        `SELECT min(name) AS name, count(*) AS count FROM signup_breeds WHERE breed IS NULL AND name_key IS NOT NULL
+         GROUP BY name_key ORDER BY count DESC, name_key LIMIT ?`,
+        [Number(limit)],
+      ),
+    }),
+    { maxAgeMs: FIGURES_MAX_AGE_MS, live },
   )
   const putMapping = db.prepare(
     `INSERT INTO breed_mappings (name_key, breed) VALUES (@key, @breed) ON CONFLICT (name_key) DO UPDATE SET breed = excluded.breed`,
@@ -97,7 +112,8 @@ export function createSqliteBreeds(db: Database.Database, run: Run, tallies: Sql
   const countsNow = () => breedCounts(tallies.readNow(['breed']))
   const targetsNow = () => storedBreedTargets(setting.get(BREED_TARGETS_KEY))
   return {
-    counts: () => run(countsNow),
+    // Every breed × country's tallies (35,000 rows at a million sign-ups): read on the reader's thread.
+    counts: async () => breedCounts(await read<TallyRow>(READ_TALLIES, { kinds: JSON.stringify(['breed']), key: null })),
     targets: () => run(targetsNow),
     setTargets: (targets, audit) =>
       run(() =>
@@ -106,10 +122,10 @@ export function createSqliteBreeds(db: Database.Database, run: Run, tallies: Sql
           if (audit) writeAudit(audit)
         })(),
       ),
-    unmatched: (limit) => run(() => unmatched.all(limit) as { name: string; count: number }[]),
+    unmatched: async (limit) => (await unmatched.get(String(limit))).names,
     map: (key, breed, audit) =>
-      run(() =>
-        db
+      run(() => {
+        const moved = db
           .transaction(() => {
             putMapping.run({ key, breed })
             const signups = [...new Set(mapRows.all({ key, breed }) as number[])]
@@ -118,8 +134,10 @@ export function createSqliteBreeds(db: Database.Database, run: Run, tallies: Sql
             if (audit) writeAudit({ ...audit, detail: { ...audit.detail, signups: signups.length } })
             return signups.length
           })
-          .immediate(),
-      ),
+          .immediate()
+        unmatched.forget()
+        return moved
+      }),
     readCopied: (read) =>
       run(() => {
         let total = 0

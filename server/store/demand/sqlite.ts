@@ -1,74 +1,66 @@
 // The demand map in SQLite (docs/decisions/013-campaigns.md): who waits where, for which breeds,
 // confirmed or not (unsubscribed addresses left out); with a breed, only the sign-ups that named it.
-import type Database from 'better-sqlite3'
+// Everyone's figures are the people tallies; what only the rows can answer is read by `read`, the
+// reader thread of shared/sqlite-reader.ts, so a million rows never hold the server's thread.
 import type { Segments } from '../../../contract/campaigns.js'
-import { metersOf } from '../growth/launch.js'
-import type { SqliteGrowth } from '../growth/sqlite.js'
-import { claimedPerCountry, HAND_OFF_TALLIES, handOffOf } from '../app/shared.js'
-import type { SqliteTallies } from '../tallies/sqlite.js'
-import { type NamedBreed, namedBreed, TOP_BREEDS, TOP_INVITERS } from './shared.js'
+import { TOP_INVITERS_SQL } from '../growth/sqlite.js'
+import type { SqliteRead } from '../shared/sqlite-reader.js'
+import { type CountedDemand, type NamedBreed, namedBreed, type PeopleFigures, TOP_BREEDS, TOP_INVITERS } from './shared.js'
 
-export function sqliteDemandMap(db: Database.Database, growth: SqliteGrowth, tallies: SqliteTallies, breed: string | null): Segments {
-  const totals = db
-    .prepare(
-      `SELECT count(*) AS total, count(confirmed_at) AS confirmed, count(unsubscribed_at) AS unsubscribed FROM waitlist WHERE (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed))`,
-    )
-    .get({ breed }) as {
-    total: number
-    confirmed: number
-    unsubscribed: number
-  }
-  const byRoleCountry = db
-    .prepare(
-      `SELECT role, country, count(confirmed_at) AS confirmed, count(*) - count(confirmed_at) AS unconfirmed
-       FROM waitlist WHERE unsubscribed_at IS NULL AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed)) GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
-    )
-    .all({ breed }) as Segments['byRoleCountry']
-  const byCountry = db
-    .prepare(
-      `SELECT country, sum(role = 'breeder') AS breeders, sum(role = 'owner') AS owners, sum(role = 'club') AS clubs,
-         sum(role = 'enthusiast') AS enthusiasts, sum(role IS NULL) AS unsaid, count(*) AS total,
-         sum(platform IS 'ios') AS ios, sum(platform IS 'android') AS android
-       FROM waitlist WHERE unsubscribed_at IS NULL AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed)) GROUP BY country ORDER BY total DESC, country LIMIT 50`,
-    )
-    .all({ breed }) as Omit<Segments['byCountry'][number], 'claimed'>[]
+/** One breed's people (all of them with none): a sign-up that named it in any spelling. */
+const OF_BREED = `waitlist.id IN (SELECT signup_id FROM signup_breeds WHERE breed = @breed)`
+
+/** What the rows answer; for a breed, its people's figures too. */
+export async function sqliteCountedDemand(read: SqliteRead, breed: string | null): Promise<CountedDemand> {
+  const only = breed === null ? '1' : OF_BREED
   // One breed once per person however many spellings they gave it; a name the catalogue missed by its key.
-  const topBreeds = db
-    .prepare(
-      `SELECT named.breed AS id, min(named.name) AS name,
-         count(DISTINCT CASE WHEN w.role = 'breeder' THEN w.id END) AS breeders, count(DISTINCT CASE WHEN w.role = 'owner' THEN w.id END) AS owners,
-         count(DISTINCT CASE WHEN w.role IS NOT 'breeder' AND w.role IS NOT 'owner' THEN w.id END) AS others, count(DISTINCT w.id) AS total
-       FROM signup_breeds AS named JOIN waitlist AS w ON w.id = named.signup_id
-       WHERE w.unsubscribed_at IS NULL AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = w.id AND signup_breeds.breed = @breed))
-       GROUP BY named.breed, CASE WHEN named.breed IS NULL THEN coalesce(named.name_key, lower(named.name)) END
-       ORDER BY total DESC, name LIMIT ${TOP_BREEDS}`,
-    )
-    .all({ breed }) as NamedBreed[]
-  const byPlatform = db
-    .prepare(
-      `SELECT platform, count(*) AS total, count(confirmed_at) AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed))
-       GROUP BY platform ORDER BY total DESC, platform IS NULL, platform`,
-    )
-    .all({ breed }) as Segments['byPlatform']
-  const handOff = tallies.readNow(HAND_OFF_TALLIES)
-  const claimed = claimedPerCountry(handOff, breed)
-  const targets = growth.targetsNow()
-  const byLocale = db
-    .prepare(
-      `SELECT locale, count(*) AS total, count(confirmed_at) AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed))
-       GROUP BY locale ORDER BY total DESC, locale`,
-    )
-    .all({ breed }) as Segments['byLocale']
+  const topBreeds = read<NamedBreed>(
+    `SELECT named.breed AS id, min(named.name) AS name,
+       count(DISTINCT CASE WHEN waitlist.role = 'breeder' THEN waitlist.id END) AS breeders, count(DISTINCT CASE WHEN waitlist.role = 'owner' THEN waitlist.id END) AS owners,
+       count(DISTINCT CASE WHEN waitlist.role IS NOT 'breeder' AND waitlist.role IS NOT 'owner' THEN waitlist.id END) AS others, count(DISTINCT waitlist.id) AS total
+     FROM signup_breeds AS named JOIN waitlist ON waitlist.id = named.signup_id
+     WHERE waitlist.unsubscribed_at IS NULL AND ${only}
+     GROUP BY named.breed, CASE WHEN named.breed IS NULL THEN coalesce(named.name_key, lower(named.name)) END
+     ORDER BY total DESC, name LIMIT ${TOP_BREEDS}`,
+    { breed },
+  )
+  const topInviters = read<Segments['topInviters'][number]>(TOP_INVITERS_SQL, [TOP_INVITERS])
+  const people = breed === null ? undefined : await peopleOfBreed(read, breed)
+  return { topBreeds: (await topBreeds).map(namedBreed), topInviters: await topInviters, people }
+}
+
+async function peopleOfBreed(read: SqliteRead, breed: string): Promise<PeopleFigures> {
+  const [totals] = await read<{ total: number; confirmed: number; unsubscribed: number }>(
+    `SELECT count(*) AS total, count(confirmed_at) AS confirmed, count(unsubscribed_at) AS unsubscribed FROM waitlist WHERE ${OF_BREED}`,
+    { breed },
+  )
+  const byRoleCountry = read<Segments['byRoleCountry'][number]>(
+    `SELECT role, country, count(confirmed_at) AS confirmed, count(*) - count(confirmed_at) AS unconfirmed
+     FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED} GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
+    { breed },
+  )
+  const byCountry = read<PeopleFigures['byCountry'][number]>(
+    `SELECT country, sum(role = 'breeder') AS breeders, sum(role = 'owner') AS owners, sum(role = 'club') AS clubs,
+       sum(role = 'enthusiast') AS enthusiasts, sum(role IS NULL) AS unsaid, count(*) AS total,
+       sum(platform IS 'ios') AS ios, sum(platform IS 'android') AS android
+     FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED} GROUP BY country ORDER BY total DESC, country LIMIT 50`,
+    { breed },
+  )
+  const byPlatform = read<Segments['byPlatform'][number]>(
+    `SELECT platform, count(*) AS total, count(confirmed_at) AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED}
+     GROUP BY platform ORDER BY total DESC, platform IS NULL, platform`,
+    { breed },
+  )
+  const byLocale = read<Segments['byLocale'][number]>(
+    `SELECT locale, count(*) AS total, count(confirmed_at) AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED}
+     GROUP BY locale ORDER BY total DESC, locale`,
+    { breed },
+  )
   return {
-    ...totals,
-    claimed: handOffOf(handOff, breed).claimed,
-    byPlatform,
-    byLocale,
-    byRoleCountry,
-    byCountry: byCountry.map((row) => ({ ...row, claimed: claimed.get(row.country ?? '') ?? 0 })),
-    topBreeds: topBreeds.map(namedBreed),
-    meters: metersOf(growth.countsNow(), targets),
-    targets,
-    topInviters: growth.topInvitersNow(TOP_INVITERS),
+    ...(totals ?? { total: 0, confirmed: 0, unsubscribed: 0 }),
+    byRoleCountry: await byRoleCountry,
+    byCountry: await byCountry,
+    byPlatform: await byPlatform,
+    byLocale: await byLocale,
   }
 }

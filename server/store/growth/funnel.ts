@@ -15,7 +15,7 @@ export function funnelOf(
   cohortsPerSource: readonly Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>[],
   since: string,
   until: string,
-): Omit<Funnel, 'handOff'> {
+): Omit<Funnel, 'handOff' | 'countedAt'> {
   const views = new Map(viewsPerDay.map((row) => [row.day, row]))
   const cohorts = new Map(cohortsPerDay.map((row) => [row.day, row]))
   const days: FunnelDay[] = []

@@ -10,6 +10,7 @@ import {
 } from '../../../contract/growth.js'
 import type { CountryCode } from '../../../contract/countries.js'
 import type { CountryCount } from '../types.js'
+import { byCode } from '../../../contract/order.js'
 
 /** The settings row that holds the launch targets. */
 export const LAUNCH_TARGETS_KEY = 'launch_targets'
@@ -35,7 +36,7 @@ export function metersOf(counts: readonly CountryCount[], targets: LaunchTargets
         Number(b.ready) - Number(a.ready) ||
         Math.min(fill(b.breeders, b.target.breeders), fill(b.owners, b.target.owners)) -
           Math.min(fill(a.breeders, a.target.breeders), fill(a.owners, a.target.owners)) ||
-        a.country.localeCompare(b.country),
+        byCode(a.country, b.country),
     )
 }
 

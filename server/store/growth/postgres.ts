@@ -2,8 +2,11 @@
 import type pg from 'pg'
 import { randomBytes } from 'node:crypto'
 import { DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../../contract/growth.js'
-import { inTransaction, type Queryable, type Run, writeAudit } from '../shared/postgres.js'
+import { countOffPath, inTransaction, type Queryable, type Run, writeAudit } from '../shared/postgres.js'
 import type { CountryCount, GrowthStore } from '../types.js'
+import { countryCountsOf, PEOPLE_TALLIES, peopleOf, waitingOf } from '../tallies/people.js'
+import { readTallies } from '../tallies/postgres.js'
+import { createFigureCache, FIGURES_MAX_AGE_MS } from '../shared/figure-cache.js'
 import { funnelOf } from './funnel.js'
 import { LAUNCH_TARGETS_KEY, readyCountries, storedTargets } from './launch.js'
 
@@ -42,22 +45,14 @@ const ADD_VIEWS = `
   ORDER BY views.day, views.source
   ON CONFLICT (day, source) DO UPDATE SET views = p.views + excluded.views, visitors = p.visitors + excluded.visitors`
 
-export function createPostgresGrowth(pool: pg.Pool, run: Run): PostgresGrowth {
+export function createPostgresGrowth(pool: pg.Pool, run: Run, { live }: { live: () => Promise<boolean> }): PostgresGrowth {
   const targetsOn = async (db: Queryable) => {
     const result = await db.query<{ value: unknown }>('SELECT value FROM settings WHERE key = $1', [LAUNCH_TARGETS_KEY])
     return storedTargets(result.rows[0]?.value)
   }
+  // The countries' counts and those waiting: the people tallies (db/postgres/017), not the rows.
   const countsOn = async (db: Queryable, country: string | null = null) =>
-    (
-      await db.query<CountryCount>(
-        `SELECT country, count(*)::int AS confirmed, count(*) FILTER (WHERE role = 'breeder')::int AS breeders,
-           count(*) FILTER (WHERE role = 'owner')::int AS owners
-         FROM waitlist WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL AND country IS NOT NULL
-           AND ($1::text IS NULL OR country = $1)
-         GROUP BY country ORDER BY confirmed DESC, country`,
-        [country],
-      )
-    ).rows
+    countryCountsOf(peopleOf(await readTallies(db, PEOPLE_TALLIES)), country)
   const topInvitersOn = async (db: Queryable, limit: number) =>
     (
       await db.query<{ id: number; email: string; joined: number; confirmed: number }>(
@@ -69,6 +64,32 @@ export function createPostgresGrowth(pool: pg.Pool, run: Run): PostgresGrowth {
     ).rows
   // The day's key, once read or made, is kept by this process until the day is over.
   const keys = new Map<string, Buffer>()
+  // The cohorts: the rows, kept a while at scale (shared/figure-cache.ts).
+  const cohortsOf = createFigureCache(
+    (key: string) =>
+      countOffPath(pool, async (db) => {
+        const [since, until, breed] = JSON.parse(key) as [string, string, string | null]
+        // Each day's sign-ups as a cohort: how many went on to confirm, to tell their profile, to bring a confirmed sign-up.
+        const cohortsPerDay = await db.query<Omit<FunnelDay, 'views' | 'visitors'>>(
+          `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS signups, count(confirmed_at)::int AS confirmed,
+         count(*) FILTER (WHERE role IS NOT NULL OR country IS NOT NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_id = waitlist.id))::int AS profiled,
+         count(*) FILTER (WHERE EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL))::int AS inviters
+       FROM waitlist
+       WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC' AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $3))
+       GROUP BY 1`,
+          [since, until, breed],
+        )
+        const cohortsPerSource = await db.query<Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>>(
+          `SELECT coalesce(utm_source, referrer, '${DIRECT_SOURCE}') AS source, count(*)::int AS signups, count(confirmed_at)::int AS confirmed
+       FROM waitlist
+       WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC' AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $3))
+       GROUP BY 1`,
+          [since, until, breed],
+        )
+        return { perDay: cohortsPerDay.rows, perSource: cohortsPerSource.rows }
+      }),
+    { maxAgeMs: FIGURES_MAX_AGE_MS, live },
+  )
   return {
     targetsOn,
     countsOn,
@@ -94,13 +115,7 @@ export function createPostgresGrowth(pool: pg.Pool, run: Run): PostgresGrowth {
         }),
       ),
     countryCounts: (country) => run(() => countsOn(pool, country ?? null)),
-    waiting: () =>
-      run(async () => {
-        const result = await pool.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM waitlist WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL',
-        )
-        return result.rows[0]?.n ?? 0
-      }),
+    waiting: () => run(async () => waitingOf(peopleOf(await readTallies(pool, PEOPLE_TALLIES)))),
     // The first instance to need the day's key makes it; every other one reads that one.
     visitorKey: (day) =>
       run(async () => {
@@ -141,24 +156,8 @@ export function createPostgresGrowth(pool: pg.Pool, run: Run): PostgresGrowth {
           'SELECT source, sum(views) AS views, sum(visitors) AS visitors FROM page_views WHERE day BETWEEN $1::date AND $2::date GROUP BY source',
           range,
         )
-        // Each day's sign-ups as a cohort: how many went on to confirm, to tell their profile, to bring a confirmed sign-up.
-        const cohortsPerDay = await pool.query<Omit<FunnelDay, 'views' | 'visitors'>>(
-          `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS signups, count(confirmed_at)::int AS confirmed,
-             count(*) FILTER (WHERE role IS NOT NULL OR country IS NOT NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_id = waitlist.id))::int AS profiled,
-             count(*) FILTER (WHERE EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL))::int AS inviters
-           FROM waitlist
-           WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC' AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $3))
-           GROUP BY 1`,
-          [...range, breed],
-        )
-        const cohortsPerSource = await pool.query<Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>>(
-          `SELECT coalesce(utm_source, referrer, '${DIRECT_SOURCE}') AS source, count(*)::int AS signups, count(confirmed_at)::int AS confirmed
-           FROM waitlist
-           WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC' AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $3))
-           GROUP BY 1`,
-          [...range, breed],
-        )
-        return funnelOf(perDay.rows, perSource.rows, cohortsPerDay.rows, cohortsPerSource.rows, since, until)
+        const cohorts = await cohortsOf.get(JSON.stringify([since, until, breed]))
+        return { ...funnelOf(perDay.rows, perSource.rows, cohorts.perDay, cohorts.perSource, since, until), countedAt: cohorts.countedAt }
       }),
     topInviters: (limit) => run(() => topInvitersOn(pool, limit)),
   }

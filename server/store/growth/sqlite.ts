@@ -5,6 +5,10 @@ import { randomBytes } from 'node:crypto'
 import { DIRECT_SOURCE, type FunnelDay, type FunnelSource } from '../../../contract/growth.js'
 import { now, type Run, utcDay, auditWriter } from '../shared/sqlite.js'
 import type { CountryCount, GrowthStore, ViewBatch } from '../types.js'
+import { countryCountsOf, PEOPLE_TALLIES, peopleOf, waitingOf } from '../tallies/people.js'
+import type { SqliteTallies } from '../tallies/sqlite.js'
+import { createFigureCache, FIGURES_MAX_AGE_MS } from '../shared/figure-cache.js'
+import type { SqliteRead } from '../shared/sqlite-reader.js'
 import { funnelOf } from './funnel.js'
 import { LAUNCH_TARGETS_KEY, readyCountries, storedTargets } from './launch.js'
 
@@ -17,28 +21,37 @@ export interface SqliteGrowth extends GrowthStore {
   forgetPastDaysNow(): void
 }
 
+/** The sign-ups whose links brought the most confirmed sign-ups (`?`: how many). */
+export const TOP_INVITERS_SQL = `SELECT inviter.id, inviter.email, count(*) AS joined, count(invitee.invite_credited_at) AS confirmed
+  FROM waitlist AS invitee JOIN waitlist AS inviter ON inviter.id = invitee.invited_by
+  GROUP BY inviter.id ORDER BY confirmed DESC, joined DESC, inviter.id LIMIT ?`
+
+// Each day's sign-ups as a cohort: how many of them went on to confirm, to tell their profile, to bring a confirmed sign-up.
+const COHORTS_PER_DAY = `SELECT substr(created_at, 1, 10) AS day, count(*) AS signups, count(confirmed_at) AS confirmed,
+    coalesce(sum(role IS NOT NULL OR country IS NOT NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_id = waitlist.id)), 0) AS profiled,
+    coalesce(sum(EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL)), 0) AS inviters
+  FROM waitlist WHERE created_at >= @start AND created_at < @end AND (@breed IS NULL OR waitlist.id IN (SELECT signup_id FROM signup_breeds WHERE breed = @breed)) GROUP BY day`
+const COHORTS_PER_SOURCE = `SELECT coalesce(utm_source, referrer, '${DIRECT_SOURCE}') AS source, count(*) AS signups, count(confirmed_at) AS confirmed
+  FROM waitlist WHERE created_at >= @start AND created_at < @end AND (@breed IS NULL OR waitlist.id IN (SELECT signup_id FROM signup_breeds WHERE breed = @breed)) GROUP BY 1`
+
 /** How many visitors a day is remembered for (in memory); past that, views still count, visitors not. */
 const MAX_VISITORS_A_DAY = 1_000_000
 
-export function createSqliteGrowth(db: Database.Database, run: Run): SqliteGrowth {
+export function createSqliteGrowth(
+  db: Database.Database,
+  run: Run,
+  tallies: SqliteTallies,
+  { read, live }: { read: SqliteRead; live: () => boolean },
+): SqliteGrowth {
+  // The countries' counts and those waiting: the people tallies (db/sqlite/017), not the rows.
+  const people = () => peopleOf(tallies.readNow(PEOPLE_TALLIES))
   const writeAudit = auditWriter(db)
   const setting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck()
   const putSetting = db.prepare(
     `INSERT INTO settings (key, value, updated_at) VALUES (@key, @value, @now)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
   )
-  const counts = db.prepare(
-    `SELECT country, count(*) AS confirmed, coalesce(sum(role = 'breeder'), 0) AS breeders, coalesce(sum(role = 'owner'), 0) AS owners
-     FROM waitlist WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL AND country IS NOT NULL
-       AND (@country IS NULL OR country = @country)
-     GROUP BY country ORDER BY confirmed DESC, country`,
-  )
-  const waiting = db.prepare('SELECT count(*) FROM waitlist WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL').pluck()
-  const topInviters = db.prepare(
-    `SELECT inviter.id, inviter.email, count(*) AS joined, count(invitee.invite_credited_at) AS confirmed
-     FROM waitlist AS invitee JOIN waitlist AS inviter ON inviter.id = invitee.invited_by
-     GROUP BY inviter.id ORDER BY confirmed DESC, joined DESC, inviter.id LIMIT ?`,
-  )
+  const topInviters = db.prepare(TOP_INVITERS_SQL)
   const addView = db.prepare(
     `INSERT INTO page_views (day, source, views, visitors) VALUES (@day, @source, @views, @visitors)
      ON CONFLICT (day, source) DO UPDATE SET views = views + excluded.views, visitors = visitors + excluded.visitors`,
@@ -49,16 +62,17 @@ export function createSqliteGrowth(db: Database.Database, run: Run): SqliteGrowt
   const viewsPerSource = db.prepare(
     'SELECT source, sum(views) AS views, sum(visitors) AS visitors FROM page_views WHERE day >= @since AND day <= @until GROUP BY source',
   )
-  // Each day's sign-ups as a cohort: how many of them went on to confirm, to tell their profile, to bring a confirmed sign-up.
-  const cohortsPerDay = db.prepare(
-    `SELECT substr(created_at, 1, 10) AS day, count(*) AS signups, count(confirmed_at) AS confirmed,
-       coalesce(sum(role IS NOT NULL OR country IS NOT NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_id = waitlist.id)), 0) AS profiled,
-       coalesce(sum(EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL)), 0) AS inviters
-     FROM waitlist WHERE created_at >= @start AND created_at < @end AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed)) GROUP BY day`,
-  )
-  const cohortsPerSource = db.prepare(
-    `SELECT coalesce(utm_source, referrer, '${DIRECT_SOURCE}') AS source, count(*) AS signups, count(confirmed_at) AS confirmed
-     FROM waitlist WHERE created_at >= @start AND created_at < @end AND (@breed IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = @breed)) GROUP BY 1`,
+  // The cohorts: the rows, read on the reader's thread, kept a while at scale (shared/figure-cache.ts).
+  const cohorts = createFigureCache(
+    async (key: string) => {
+      const range = JSON.parse(key) as Record<string, unknown>
+      const [perDay, perSource] = await Promise.all([
+        read<Omit<FunnelDay, 'views' | 'visitors'>>(COHORTS_PER_DAY, range),
+        read<Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>>(COHORTS_PER_SOURCE, range),
+      ])
+      return { perDay, perSource }
+    },
+    { maxAgeMs: FIGURES_MAX_AGE_MS, live },
   )
   // The day's key and the hashes seen: this process's memory only (one process per SQLite file).
   const keys = new Map<string, Buffer>()
@@ -78,7 +92,7 @@ export function createSqliteGrowth(db: Database.Database, run: Run): SqliteGrowt
     }
   })
   const targetsNow = () => storedTargets(setting.get(LAUNCH_TARGETS_KEY))
-  const countsNow = (country: string | null = null) => counts.all({ country }) as CountryCount[]
+  const countsNow = (country: string | null = null) => countryCountsOf(people(), country)
   const topInvitersNow = (limit: number) => topInviters.all(limit) as { id: number; email: string; joined: number; confirmed: number }[]
   const forgetPastDaysNow = () => {
     const today = new Date().toISOString().slice(0, 10)
@@ -101,7 +115,7 @@ export function createSqliteGrowth(db: Database.Database, run: Run): SqliteGrowt
         })(),
       ),
     countryCounts: (country) => run(() => countsNow(country ?? null)),
-    waiting: () => run(() => Number(waiting.get())),
+    waiting: () => run(() => waitingOf(people())),
     visitorKey: async (day) => {
       forgetPastDaysNow()
       let key = keys.get(day)
@@ -113,18 +127,15 @@ export function createSqliteGrowth(db: Database.Database, run: Run): SqliteGrowt
         forgetPastDaysNow()
         addViews(batch)
       }),
-    funnel: (since, until, breed = null) =>
-      run(() => {
-        const range = { since, until, start: `${since}T00:00:00.000Z`, end: utcDay(`${until}T00:00:00.000Z`).end, breed }
-        return funnelOf(
-          viewsPerDay.all(range) as Pick<FunnelDay, 'day' | 'views' | 'visitors'>[],
-          viewsPerSource.all(range) as Pick<FunnelSource, 'source' | 'views' | 'visitors'>[],
-          cohortsPerDay.all(range) as Omit<FunnelDay, 'views' | 'visitors'>[],
-          cohortsPerSource.all(range) as Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>[],
-          since,
-          until,
-        )
-      }),
+    funnel: async (since, until, breed = null) => {
+      const range = { since, until, start: `${since}T00:00:00.000Z`, end: utcDay(`${until}T00:00:00.000Z`).end, breed }
+      const views = await run(() => ({
+        perDay: viewsPerDay.all(range) as Pick<FunnelDay, 'day' | 'views' | 'visitors'>[],
+        perSource: viewsPerSource.all(range) as Pick<FunnelSource, 'source' | 'views' | 'visitors'>[],
+      }))
+      const { perDay, perSource, countedAt } = await cohorts.get(JSON.stringify(range))
+      return { ...funnelOf(views.perDay, views.perSource, perDay, perSource, since, until), countedAt }
+    },
     topInviters: (limit) => run(() => topInvitersNow(limit)),
   }
 }

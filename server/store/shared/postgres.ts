@@ -83,3 +83,29 @@ export async function writeAudit(db: Queryable, entry: AuditEntry): Promise<void
     entry.requestId,
   ])
 }
+
+/** How long a count off the request path may take (the requests' own statements stop at 5 s). */
+export const COUNT_TIMEOUT_MS = 120_000
+
+/** The last count each pool was given: counts wait for each other, so they hold one connection. */
+const counting = new WeakMap<pg.Pool, Promise<unknown>>()
+
+/**
+ * A count off the request path (shared/figure-cache.ts): its statements in one read-only
+ * transaction, one at a time, each allowed COUNT_TIMEOUT_MS; and one count at a time per pool, so
+ * an operator asking breed after breed at a million sign-ups holds one of the pool's connections,
+ * not all of them, and sign-ups keep theirs.
+ */
+export function countOffPath<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const count = (counting.get(pool) ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() =>
+      inTransaction(pool, async (client) => {
+        await client.query('SET TRANSACTION READ ONLY')
+        await client.query(`SET LOCAL statement_timeout = ${COUNT_TIMEOUT_MS}`)
+        return work(client)
+      }),
+    )
+  counting.set(pool, count)
+  return count
+}

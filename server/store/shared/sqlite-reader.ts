@@ -6,6 +6,9 @@
 import { Worker } from 'node:worker_threads'
 import { StoreUnavailableError } from '../types.js'
 
+/** A read of rows by SQL: on the reader's thread, or (a database in memory) on this one. */
+export type SqliteRead = <T>(sql: string, params?: Record<string, unknown> | unknown[]) => Promise<T[]>
+
 export interface SqliteReader {
   all<T>(sql: string, params?: Record<string, unknown> | unknown[]): Promise<T[]>
   close(): Promise<void>
@@ -16,47 +19,51 @@ const workerFile = new URL(`./sqlite-reader-worker.${import.meta.url.endsWith('.
 
 export function createSqliteReader(path: string): SqliteReader {
   let worker: Worker | undefined
+  let closed = false
   let next = 0
-  const waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: unknown) => void }>()
-  const failAll = (error: unknown) => {
-    for (const { reject } of waiting.values()) reject(error)
-    waiting.clear()
+  /** Each thread's questions: a thread that stops fails its own, never a newer thread's. */
+  const asked = new Map<Worker, Map<number, { resolve: (rows: unknown[]) => void; reject: (error: unknown) => void }>>()
+  const stopped = (thread: Worker, error: unknown) => {
+    if (worker === thread) worker = undefined
+    for (const { reject } of asked.get(thread)?.values() ?? []) reject(error)
+    asked.delete(thread)
   }
   const start = () => {
-    const started = new Worker(workerFile, { workerData: { path } })
-    started.unref()
-    started.on('message', ({ id, rows, error }: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
-      const asked = waiting.get(id)
-      waiting.delete(id)
-      if (!asked) return
+    const thread = new Worker(workerFile, { workerData: { path } })
+    thread.unref()
+    asked.set(thread, new Map())
+    thread.on('message', ({ id, rows, error }: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+      const waiting = asked.get(thread)
+      const question = waiting?.get(id)
+      waiting?.delete(id)
+      if (waiting?.size === 0) thread.unref()
+      if (!question) return
       if (error) {
         const failure = Object.assign(new Error(error.message), { code: error.code })
-        asked.reject(/^SQLITE_(BUSY|LOCKED|IOERR)/.test(error.code ?? '') ? new StoreUnavailableError(`SQLite: ${error.code}`, { cause: failure }) : failure)
-      } else asked.resolve(rows ?? [])
+        question.reject(
+          /^SQLITE_(BUSY|LOCKED|IOERR)/.test(error.code ?? '')
+            ? new StoreUnavailableError(`SQLite: ${error.code}`, { cause: failure })
+            : failure,
+        )
+      } else question.resolve(rows ?? [])
     })
     // A thread that dies takes its questions with it, answered as the store being unavailable; the next question starts another.
-    started.on('error', (error) => {
-      worker = undefined
-      failAll(new StoreUnavailableError('SQLite: the reader thread stopped', { cause: error }))
-    })
-    started.on('exit', () => {
-      if (worker === started) worker = undefined
-      failAll(new StoreUnavailableError('SQLite: the reader thread stopped'))
-    })
-    return started
+    thread.on('error', (error) => stopped(thread, new StoreUnavailableError('SQLite: the reader thread stopped', { cause: error })))
+    thread.on('exit', () => stopped(thread, new StoreUnavailableError('SQLite: the reader thread stopped')))
+    return thread
   }
   return {
     all: <T>(sql: string, params: Record<string, unknown> | unknown[] = {}) =>
       new Promise<T[]>((resolve, reject) => {
+        if (closed) throw new StoreUnavailableError('the SQLite store is closed')
+        const thread = (worker ??= start())
         const id = next++
-        waiting.set(id, { resolve: resolve as (rows: unknown[]) => void, reject })
-        worker ??= start()
-        worker.ref()
-        worker.postMessage({ id, sql, params })
-      }).finally(() => {
-        if (waiting.size === 0) worker?.unref()
+        asked.get(thread)?.set(id, { resolve: resolve as (rows: unknown[]) => void, reject })
+        thread.ref()
+        thread.postMessage({ id, sql, params })
       }),
     close: async () => {
+      closed = true
       const stopping = worker
       worker = undefined
       if (stopping) await stopping.terminate()

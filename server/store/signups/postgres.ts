@@ -1,5 +1,7 @@
 // Sign-ups in PostgreSQL, the same as signups/sqlite.ts: the rows of one event-loop turn in one statement and one commit.
 import type pg from 'pg'
+import { everyoneOf, PEOPLE_TALLIES, peopleOf, SIGNUP_TALLIES, statsOf } from '../tallies/people.js'
+import { readTallies } from '../tallies/postgres.js'
 import type { SignUp } from '../../../contract/admin-api.js'
 import { mailboxKey } from '../../growth/mailbox.js'
 import { createGroupCommit, type Outcome } from '../shared/group-commit.js'
@@ -115,12 +117,11 @@ export function createPostgresSignups(
   return {
     submit: (row) => adds.submit(row),
     drain: () => adds.drain(),
+    // Everyone is a sum of the people tallies (db/postgres/017); since a time, the rows (by their index).
     count: ({ since }: Pick<ListOptions, 'since'> = {}) =>
       run(async () => {
-        const result = await pool.query<{ n: string }>(
-          'SELECT count(*) AS n FROM waitlist WHERE ($1::timestamptz IS NULL OR created_at >= $1)',
-          [since ?? null],
-        )
+        if (!since) return everyoneOf(peopleOf(await readTallies(pool, PEOPLE_TALLIES)))
+        const result = await pool.query<{ n: string }>('SELECT count(*) AS n FROM waitlist WHERE created_at >= $1', [since])
         return Number(result.rows[0]?.n ?? 0)
       }),
     list: ({ afterId = 0, limit, search, since }: ListOptions) =>
@@ -135,23 +136,7 @@ export function createPostgresSignups(
         )
         return result.rows.map((row) => ({ ...row, id: Number(row.id) }))
       }),
-    stats: () =>
-      run(async () => {
-        const days = await pool.query<{ day: string; count: string }>(
-          `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS count
-           FROM waitlist GROUP BY day ORDER BY day`,
-        )
-        const sources = await pool.query<{ source: string | null; count: string }>(
-          `SELECT source, count FROM (SELECT coalesce(utm_source, referrer) AS source, count(*) AS count FROM waitlist GROUP BY 1) AS s
-           ORDER BY count DESC, source IS NULL, source LIMIT ${TOP_SOURCES}`,
-        )
-        const perDay = days.rows.map((r) => ({ day: r.day, count: Number(r.count) }))
-        return {
-          total: perDay.reduce((sum, d) => sum + d.count, 0),
-          perDay,
-          perSource: sources.rows.map((r) => ({ source: r.source, count: Number(r.count) })),
-        }
-      }),
+    stats: () => run(async () => statsOf(await readTallies(pool, SIGNUP_TALLIES), TOP_SOURCES)),
     remove: (email, audit) =>
       run(() =>
         inTransaction(pool, async (client) => {

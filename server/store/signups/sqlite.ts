@@ -15,6 +15,8 @@ import {
   type WaitlistRow,
   type WaitlistStore,
 } from '../types.js'
+import { everyoneOf, PEOPLE_TALLIES, peopleOf, SIGNUP_TALLIES, statsOf } from '../tallies/people.js'
+import type { SqliteTallies } from '../tallies/sqlite.js'
 import { SIGNUP_MAIL_COLUMNS } from './mail-columns.js'
 
 export const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
@@ -34,6 +36,7 @@ const sqliteLower = (text: string) => text.replace(/[A-Z]+/g, (letters) => lette
 export function createSqliteSignups(
   db: Database.Database,
   run: Run,
+  tallies: SqliteTallies,
 ): Pick<WaitlistStore, 'count' | 'list' | 'stats' | 'remove'> & {
   submit: (row: WaitlistRow) => Promise<AddResult>
   drain: () => Promise<void>
@@ -65,11 +68,6 @@ export function createSqliteSignups(
        AND (@search IS NULL OR instr(lower(email), lower(@search)) > 0)
        AND created_at >= @since
      ORDER BY id LIMIT @limit`,
-  )
-  const perDay = db.prepare('SELECT substr(created_at, 1, 10) AS day, count(*) AS count FROM waitlist GROUP BY day ORDER BY day')
-  const perSource = db.prepare(
-    `SELECT source, count FROM (SELECT coalesce(utm_source, referrer) AS source, count(*) AS count FROM waitlist GROUP BY 1) AS s
-     ORDER BY count DESC, source IS NULL, source LIMIT ${TOP_SOURCES}`,
   )
   const removeEmail = db.prepare('DELETE FROM waitlist WHERE lower(email) = lower(?) RETURNING id').pluck()
   const writeAudit = auditWriter(db)
@@ -179,18 +177,12 @@ export function createSqliteSignups(
   return {
     submit: (row) => adds.submit(row),
     drain: () => adds.drain(),
-    count: ({ since }: Pick<ListOptions, 'since'> = {}) => run(() => Number(countSince.get({ since: toSqliteTime(since) }))),
+    // Everyone is a sum of the people tallies (db/sqlite/017); since a time, the rows (by their index).
+    count: ({ since }: Pick<ListOptions, 'since'> = {}) =>
+      run(() => (!since ? everyoneOf(peopleOf(tallies.readNow(PEOPLE_TALLIES))) : Number(countSince.get({ since: toSqliteTime(since) })))),
     list: ({ afterId = 0, limit, search, since }: ListOptions) =>
       run(() => (listAfter.all({ afterId, limit, search: search || null, since: toSqliteTime(since) }) as SignUpRow[]).map(toSignUp)),
-    stats: () =>
-      run(() => {
-        const days = perDay.all() as { day: string; count: number }[]
-        return {
-          total: days.reduce((sum, d) => sum + d.count, 0),
-          perDay: days,
-          perSource: perSource.all() as { source: string | null; count: number }[],
-        }
-      }),
+    stats: () => run(() => statsOf(tallies.readNow(SIGNUP_TALLIES), TOP_SOURCES)),
     remove: (email, audit) => run(() => removeAudited(email, audit)),
   }
 }

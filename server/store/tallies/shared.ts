@@ -20,6 +20,11 @@ export type TallyKind =
   | 'app'
   | 'app-country'
   | 'app-breed'
+  /** Every sign-up (db/<dialect>/017) by `role|country|locale|platform|standing` ('' not said), field n. */
+  | 'people'
+  /** Sign-ups per UTC day (YYYY-MM-DD), per source (utm_source, else the referring host, '' none), field signups. */
+  | 'signups-day'
+  | 'signups-source'
 
 export interface TallyRow {
   kind: TallyKind

@@ -41,8 +41,16 @@ export function DemandMap({
         {breed ? <p className="max-w-xl text-sm text-stone-600 sm:pb-2">{copy.forEveryone}</p> : null}
       </div>
       {segments ? (
-        <p className="mt-3 text-stone-700">
-          {copy.totals(segments.total, segments.confirmed, segments.unsubscribed, breed ?? undefined)} {copy.claimed(segments.claimed)}
+        <>
+          <p className="mt-3 text-stone-700">
+            {copy.totals(segments.total, segments.confirmed, segments.unsubscribed, breed ?? undefined)}
+          </p>
+          <p className="mt-1 text-stone-700">{copy.claimed(segments.claimed)}</p>
+        </>
+      ) : null}
+      {segments ? (
+        <p className="mt-1 text-sm text-stone-600">
+          {adminContent.countedAt(segments.countedAt, breed ? 'These figures were' : 'The most named breeds and the top inviters were')}
         </p>
       ) : null}
       <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.6fr)]">
@@ -77,9 +85,6 @@ export function DemandMap({
             { label: copy.columns.country },
             ...ROLE_BARS.map((bar) => ({ label: bar.label, numeric: true })),
             { label: copy.columns.total, numeric: true },
-            { label: copy.columns.ios, numeric: true },
-            { label: copy.columns.android, numeric: true },
-            { label: copy.columns.claimed, numeric: true },
             { label: copy.columns.both },
           ]}
           empty={segments && countries.length === 0 ? copy.none : null}
@@ -95,9 +100,6 @@ export function DemandMap({
                 </td>
               ))}
               <td className={`${td} text-right font-semibold`}>{c.total}</td>
-              <td className={`${td} text-right`}>{c.ios}</td>
-              <td className={`${td} text-right`}>{c.android}</td>
-              <td className={`${td} text-right`}>{c.claimed}</td>
               <td className={td}>{c.breeders > 0 && c.owners > 0 ? copy.both : ''}</td>
             </tr>
           ))}
@@ -124,6 +126,29 @@ export function DemandMap({
               <td className={`${td} text-right`}>{b.owners}</td>
               <td className={`${td} text-right`}>{b.others}</td>
               <td className={`${td} text-right font-semibold`}>{b.total}</td>
+            </tr>
+          ))}
+        </TableRegion>
+        <TableRegion
+          caption={copy.phonesCaption}
+          framed={false}
+          columns={[
+            { label: copy.columns.country },
+            { label: copy.columns.total, numeric: true },
+            { label: copy.columns.ios, numeric: true },
+            { label: copy.columns.android, numeric: true },
+            { label: copy.columns.claimed, numeric: true },
+          ]}
+        >
+          {countries.map((c) => (
+            <tr key={c.country ?? ''} className="border-t border-stone-200">
+              <th scope="row" className={`${td} font-medium`}>
+                {c.country ?? copy.noCountry}
+              </th>
+              <td className={`${td} text-right font-semibold`}>{c.total}</td>
+              <td className={`${td} text-right`}>{c.ios}</td>
+              <td className={`${td} text-right`}>{c.android}</td>
+              <td className={`${td} text-right`}>{c.claimed}</td>
             </tr>
           ))}
         </TableRegion>

@@ -102,6 +102,9 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
       {funnel && shownBreed ? (
         <p className="mt-3 max-w-3xl text-sm text-stone-700">{copy.breedNote(breedName(choices, shownBreed))}</p>
       ) : null}
+      {funnel ? (
+        <p className="mt-3 text-sm text-stone-600">{adminContent.countedAt(funnel.countedAt, "The sign-ups' figures were")}</p>
+      ) : null}
       {totals ? (
         // The chart is a list: each step's words and numbers are read, its bar only seen.
         <ol aria-label={copy.chartLabel} className="mt-5 grid gap-2">
