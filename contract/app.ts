@@ -19,15 +19,9 @@ export const ASSET_LINKS_PATH = '/.well-known/assetlinks.json'
  */
 export const APP_CODE_PATTERN = /^[A-Za-z0-9_-]{22}$/
 
-/**
- * The phone a sign-up uses, as its join's user agent named it, or as they said on their page:
- * `other` is a desktop, or a phone of neither kind.
- */
-export const PLATFORMS = ['ios', 'android', 'other'] as const
-export type Platform = (typeof PLATFORMS)[number]
+import type { Platform } from './platform.js'
 
-export const isPlatform = (value: unknown): value is Platform =>
-  typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value)
+export { isPlatform, type Platform, PLATFORMS } from './platform.js'
 
 /**
  * The install referrer's parameter that carries the code on Android: an Android sign-up's
@@ -59,21 +53,6 @@ export interface AppProfile {
   confirmedAt: string | null
 }
 
-/** What the /app/<code> page shows a browser (the app, when installed, opens the link itself). */
-export interface AppPageView {
-  /** The sign-up's language. */
-  locale: Locale
-  /** The phone the page was opened on, as its user agent names it. */
-  device: Platform
-  /** The store buttons to show, each only when its address is set. */
-  appStoreUrl: string | null
-  /** The Play listing, with the code as its install referrer. */
-  playStoreUrl: string | null
-  /** The code itself, for an iPhone to give the app once after installing (iOS keeps no install referrer). */
-  code: string
-}
+export type { AppPageView } from './visitor.js'
 
-/** The hand-off's three steps: counted once per person, when it first happened. */
-export const HAND_OFF_STEPS = ['invited', 'opened', 'claimed'] as const
-export type HandOffStep = (typeof HAND_OFF_STEPS)[number]
-export type HandOffCounts = Record<HandOffStep, number>
+export { HAND_OFF_STEPS, type HandOffCounts, type HandOffStep } from './growth.js'

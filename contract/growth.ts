@@ -2,10 +2,8 @@
 // launch meter, and the funnel. What both sides know of them: the invite code's shape, the launch
 // targets and their check, the answers of /api/launch and /admin/api/funnel. Types, constants and
 // pure checks; this folder imports nothing but itself.
-import type { HandOffCounts } from './app.js'
 import type { PublicBreedCount } from './breed-meters.js'
 import { type CountryCode, isCountryCode } from './countries.js'
-import type { PublicCountryMeter } from './public-figures.js'
 
 /** The landing page's URL parameter, and the sign-up's column, that carry an inviter's code. */
 export const INVITE_PARAM = 'invite'
@@ -179,3 +177,18 @@ export interface Funnel {
 export const DIRECT_SOURCE = 'direct'
 /** The longest span one funnel answer covers. */
 export const MAX_FUNNEL_DAYS = 400
+
+/** One country's launch meter as the public sees it (GET /api/launch, the visitor's page). */
+export interface PublicCountryMeter {
+  country: CountryCode
+  /** The band's lower bound ("20": 20 or more), or null: too few to show yet. */
+  breeders: number | null
+  owners: number | null
+  target: LaunchTarget
+  ready: boolean
+}
+
+/** The hand-off's three steps: counted once per person, when it first happened. */
+export const HAND_OFF_STEPS = ['invited', 'opened', 'claimed'] as const
+export type HandOffStep = (typeof HAND_OFF_STEPS)[number]
+export type HandOffCounts = Record<HandOffStep, number>

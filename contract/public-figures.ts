@@ -3,8 +3,8 @@
 // hundred), after a secret offset fixed per figure is taken off, so that an edge (a figure
 // appearing, a band changing, "ready") sits where no one can place it, not at a known number.
 // The team sees exact counts. Types, constants and pure checks; this folder imports nothing but itself.
-import type { CountryCode } from './countries.js'
-import type { LaunchTarget } from './growth.js'
+
+export type { PublicCountryMeter } from './growth.js'
 
 /** No figure is shown under this: it would point at people. */
 export const PUBLIC_MIN = 10
@@ -56,13 +56,3 @@ export interface ReadySide {
  */
 export const isPubliclyReady = (sides: readonly ReadySide[]): boolean =>
   sides.every((side) => publicFigure(side.count, side.offset) !== null && side.count - side.offset >= side.target)
-
-/** One country's launch meter as the public sees it (GET /api/launch, the visitor's page). */
-export interface PublicCountryMeter {
-  country: CountryCode
-  /** The band's lower bound ("20": 20 or more), or null: too few to show yet. */
-  breeders: number | null
-  owners: number | null
-  target: LaunchTarget
-  ready: boolean
-}

@@ -1,10 +1,10 @@
 // The visitor's own page (/me/<token>): what a sign-up may tell us about itself, and what the page
 // shows. Types, constants and pure checks; this folder imports nothing but itself.
-import type { AppPageView, Platform } from './app.js'
+import type { Platform } from './platform.js'
 import type { CountryCode } from './countries.js'
 import type { BreedTarget } from './breed-meters.js'
 import type { Locale } from './locales.js'
-import type { PublicCountryMeter } from './public-figures.js'
+import type { PublicCountryMeter } from './growth.js'
 
 /** Who the visitor is, as the page asks it ("I am a …"). */
 export const ROLES = ['breeder', 'owner', 'club', 'enthusiast'] as const
@@ -187,4 +187,18 @@ export interface VisitorRender {
   app(view: AppPageView): RenderedPage
   /** An app link that leads nowhere now, in the sign-up's language (English for an unknown code). */
   appGone(why: AppLinkGone, locale: Locale): RenderedPage
+}
+
+/** What the /app/<code> page shows a browser (the app, when installed, opens the link itself). */
+export interface AppPageView {
+  /** The sign-up's language. */
+  locale: Locale
+  /** The phone the page was opened on, as its user agent names it. */
+  device: Platform
+  /** The store buttons to show, each only when its address is set. */
+  appStoreUrl: string | null
+  /** The Play listing, with the code as its install referrer. */
+  playStoreUrl: string | null
+  /** The code itself, for an iPhone to give the app once after installing (iOS keeps no install referrer). */
+  code: string
 }
