@@ -497,7 +497,8 @@ export interface SignIn {
   newPasskey?: Omit<PasskeyRecord, 'operator_id' | 'created_at' | 'last_used_at'>
   /** A passkey it was made with: its new signature counter. */
   usedPasskey?: { id: string; counter: number }
-  session: { idHash: string; expiresAt: string; /** The session it replaces (a sign-in again): ended. */ replaces?: string }
+  /** `lengthMs`: how long it lasts from the moment the store writes it (its start and end from one clock). */
+  session: { idHash: string; lengthMs: number; /** The session it replaces (a sign-in again): ended. */ replaces?: string }
   audit: Omit<AuditEntry, 'actorId' | 'actor'>
 }
 

@@ -65,7 +65,7 @@ export async function startSession(
     ...signIn,
     session: {
       idHash: hashToken(id),
-      expiresAt: new Date(Date.now() + TEAM_TIMES.sessionMs).toISOString(),
+      lengthMs: TEAM_TIMES.sessionMs,
       ...(previous ? { replaces: hashToken(previous) } : {}),
     },
   })

@@ -155,11 +155,11 @@ export function createPostgresTeam(pool: pg.Pool, run: Run): TeamStore {
             request.usedPasskey.counter,
           ])
         if (request.session.replaces) await client.query('DELETE FROM operator_sessions WHERE id_hash = $1', [request.session.replaces])
-        await client.query('INSERT INTO operator_sessions (id_hash, operator_id, expires_at) VALUES ($1, $2, $3)', [
-          request.session.idHash,
-          operatorId,
-          request.session.expiresAt,
-        ])
+        // Its start (created_at's default, the transaction's now()) and its end from one clock.
+        await client.query(
+          `INSERT INTO operator_sessions (id_hash, operator_id, expires_at) VALUES ($1, $2, now() + $3 * interval '1 millisecond')`,
+          [request.session.idHash, operatorId, request.session.lengthMs],
+        )
         const signedIn = await operatorOf(client, operatorId)
         if (!signedIn || signedIn.disabled_at !== null) throw new Error(`operator ${operatorId} cannot sign in`)
         await writeAudit(client, { ...request.audit, actorId: operatorId, actor: signedIn.email })
