@@ -14,6 +14,7 @@ import type { BreedMetersAnswer, UnmatchedAnswer } from '../../contract/breed-me
 import type { Segments } from '../../contract/campaigns'
 import type { Deliverability } from '../../contract/deliverability'
 import { confirmOnPage, joinWithLink, pageTokenFor } from '../support/page-links'
+import { outboxSettled } from '../support/outbox'
 import { dsnFor } from '../support/reports'
 import { profileOf, type TestProfile } from '../support/profile'
 import { row } from '../support/rows'
@@ -386,6 +387,8 @@ describe.each(STORES)('one mail truth on $kind', ({ kind, available }) => {
         kind,
       )
       for (const email of ['ada@example.com', 'bea@example.com', 'cem@example.com']) await server.app.store.add(row(email))
+      // Every mail sent (its row marked so, not only its file written) before any report of it comes back.
+      await outboxSettled(server.app.store)
       // Ada's mail bounces through Postmark's hook (tied by the metadata each mail carries)…
       const key = /^X-PM-Metadata-kennect-message: (\S+)\r?$/im.exec(await emlTo('ada@example.com'))?.[1]
       const bounce = {

@@ -14,7 +14,11 @@ const db = new Database((workerData as { path: string }).path, { readonly: true,
 db.pragma('busy_timeout = 5000')
 const statements = new Map<string, Database.Statement>()
 
-parentPort?.on('message', ({ id, sql, params }: Ask) => {
+parentPort?.on('message', ({ id, sql, params, close }: Ask & { close?: boolean }) => {
+  if (close) {
+    db.close()
+    process.exit(0)
+  }
   try {
     let statement = statements.get(sql)
     if (!statement) statements.set(sql, (statement = db.prepare(sql)))

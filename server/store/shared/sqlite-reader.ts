@@ -62,11 +62,19 @@ export function createSqliteReader(path: string): SqliteReader {
         thread.ref()
         thread.postMessage({ id, sql, params })
       }),
+    // The thread closes its own connection and ends (Node 26 aborted a process whose reader was
+    // terminated while it opened the file); one that does not end in 5 s is terminated.
     close: async () => {
       closed = true
       const stopping = worker
       worker = undefined
-      if (stopping) await stopping.terminate()
+      if (!stopping) return
+      stopping.ref()
+      const ended = new Promise<void>((resolve) => stopping.once('exit', () => resolve()))
+      stopping.postMessage({ close: true })
+      const late = setTimeout(() => void stopping.terminate(), 5_000)
+      await ended
+      clearTimeout(late)
     },
   }
 }
