@@ -34,7 +34,7 @@ import { createWaitingTotal, type WaitingTotal } from './growth/waiting.js'
 import { loadVisitorPages } from './visitor/pages.js'
 import { visitorRoutes } from './visitor/routes.js'
 import { handOffRoutes } from './handoff/routes.js'
-import type { StoreUrls } from './handoff/links.js'
+import { storeUrlsOf } from './handoff/links.js'
 import { createStore, type WaitlistStore } from './store/index.js'
 import type { RowRules } from './waitlist/check-row.js'
 import { disposableDomainCheck } from './waitlist/disposable.js'
@@ -145,7 +145,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const productName = visitorPages?.site.productName ?? 'Kennect'
   let listeningAt = `http://localhost:${config.PORT}`
   const siteUrl = () => config.SITE_URL ?? listeningAt
-  const storeUrls: StoreUrls = { appStoreUrl: config.APP_STORE_URL ?? null, playStoreUrl: config.PLAY_STORE_URL ?? null }
+  const storeUrls = storeUrlsOf(config)
   const suppressions = createSuppressions(store.suppressions, {
     bounceRate: config.CAMPAIGN_PAUSE_BOUNCE_RATE,
     complaintRate: config.CAMPAIGN_PAUSE_COMPLAINT_RATE,

@@ -8,6 +8,12 @@ export interface StoreUrls {
   playStoreUrl: string | null
 }
 
+/** The stores' addresses as the settings give them: one reading for the mails, the /app/ page and the composer. */
+export const storeUrlsOf = (config: { APP_STORE_URL?: string; PLAY_STORE_URL?: string }): StoreUrls => ({
+  appStoreUrl: config.APP_STORE_URL ?? null,
+  playStoreUrl: config.PLAY_STORE_URL ?? null,
+})
+
 /** SITE_URL/app/<code>: the app opens it where it is installed; a browser gets the /app/ page. */
 export const appLinkOf = (siteUrl: string, code: string): string => `${siteUrl}${APP_PATH}/${code}`
 

@@ -22,6 +22,7 @@ import { webhookRoutes } from '../webhooks/routes.js'
 import { sessionRoutes } from '../team/session-routes.js'
 import { signInPage } from '../team/sign-in-page.js'
 import { teamRoutes } from '../team/team-routes.js'
+import { storeUrlsOf } from '../handoff/links.js'
 
 const MAX_PAGE = 100
 
@@ -65,7 +66,7 @@ async function adminApi(app: FastifyInstance, { config }: { config: AdminConfig 
 
   app.get('/stats', { config: { permission: 'figures:read' } }, async () => app.store.stats())
   await app.register(campaignRoutes, {
-    stores: { appStoreUrl: config.APP_STORE_URL ?? null, playStoreUrl: config.PLAY_STORE_URL ?? null },
+    stores: storeUrlsOf(config),
     mailFrom: config.MAIL_FROM,
   })
   await app.register(growthRoutes)
