@@ -107,31 +107,13 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
       ) : null}
       {totals ? (
         // The chart is a list: each step's words and numbers are read, its bar only seen.
-        <ol aria-label={copy.chartLabel} className="mt-5 grid gap-2">
-          {copy.stages.map(([key, label], i) => {
-            const value = totals[key]
-            const before = i === 0 ? null : totals[copy.stages[i - 1]?.[0] ?? key]
-            return (
-              <li
-                key={key}
-                className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 text-sm text-stone-800 sm:grid-cols-[15rem_1fr_14rem] sm:items-center"
-              >
-                <span>
-                  <span className="font-semibold">{label}</span> <span className="tabular-nums">{number(value)}</span>
-                </span>
-                <span
-                  aria-hidden="true"
-                  className="order-last col-span-2 h-4 overflow-hidden rounded bg-stone-100 sm:order-none sm:col-span-1"
-                >
-                  <span className="block h-full rounded bg-brand-700" style={{ width: `${(value / widest) * 100}%` }} />
-                </span>
-                <span className="text-right text-stone-600 tabular-nums">
-                  {before === null ? '' : `${copy.rate(value, before)} ${copy.ofBefore}`}
-                </span>
-              </li>
-            )
-          })}
-        </ol>
+        <StepChart
+          label={copy.chartLabel}
+          steps={copy.stages.map(([key, label]) => [label, totals[key]] as const)}
+          widest={widest}
+          className="mt-5"
+          bar="bg-brand-700"
+        />
       ) : null}
       {funnel ? (
         <HandOff
@@ -235,31 +217,13 @@ function HandOff({ handOff, breed, nameOf }: { handOff: FunnelHandOff; breed: st
         <p className="mt-3 text-sm text-stone-700">{text.none}</p>
       ) : (
         <>
-          <ol aria-label={text.chartLabel} className="mt-4 grid gap-2">
-            {text.stages.map(([key, label], i) => {
-              const value = handOff[key]
-              const before = i === 0 ? null : handOff[text.stages[i - 1]?.[0] ?? key]
-              return (
-                <li
-                  key={key}
-                  className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 text-sm text-stone-800 sm:grid-cols-[15rem_1fr_14rem] sm:items-center"
-                >
-                  <span>
-                    <span className="font-semibold">{label}</span> <span className="tabular-nums">{number(value)}</span>
-                  </span>
-                  <span
-                    aria-hidden="true"
-                    className="order-last col-span-2 h-4 overflow-hidden rounded bg-stone-100 sm:order-none sm:col-span-1"
-                  >
-                    <span className="block h-full rounded bg-emerald-700" style={{ width: `${(value / widest) * 100}%` }} />
-                  </span>
-                  <span className="text-right text-stone-600 tabular-nums">
-                    {before === null ? '' : `${copy.rate(value, before)} ${copy.ofBefore}`}
-                  </span>
-                </li>
-              )
-            })}
-          </ol>
+          <StepChart
+            label={text.chartLabel}
+            steps={text.stages.map(([key, label]) => [label, handOff[key]] as const)}
+            widest={widest}
+            className="mt-4"
+            bar="bg-emerald-700"
+          />
           <div className="mt-4 grid gap-6 lg:grid-cols-2">
             <TableRegion caption={text.countriesCaption} className="max-h-80" columns={columns(text.columns.country)}>
               {handOff.countries.map((c) => (
@@ -279,5 +243,44 @@ function HandOff({ handOff, breed, nameOf }: { handOff: FunnelHandOff; breed: st
         </>
       )}
     </section>
+  )
+}
+
+/** Steps as a chart that is a list: each step's words and numbers are read, its bar only seen; each step after the first as a share of the one before. */
+function StepChart({
+  label,
+  steps,
+  widest,
+  className,
+  bar,
+}: {
+  label: string
+  steps: readonly (readonly [string, number])[]
+  widest: number
+  className: string
+  bar: string
+}) {
+  return (
+    <ol aria-label={label} className={`${className} grid gap-2`}>
+      {steps.map(([name, value], i) => {
+        const before = i === 0 ? null : (steps[i - 1]?.[1] ?? null)
+        return (
+          <li
+            key={name}
+            className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 text-sm text-stone-800 sm:grid-cols-[15rem_1fr_14rem] sm:items-center"
+          >
+            <span>
+              <span className="font-semibold">{name}</span> <span className="tabular-nums">{number(value)}</span>
+            </span>
+            <span aria-hidden="true" className="order-last col-span-2 h-4 overflow-hidden rounded bg-stone-100 sm:order-none sm:col-span-1">
+              <span className={`block h-full rounded ${bar}`} style={{ width: `${(value / widest) * 100}%` }} />
+            </span>
+            <span className="text-right text-stone-600 tabular-nums">
+              {before === null ? '' : `${copy.rate(value, before)} ${copy.ofBefore}`}
+            </span>
+          </li>
+        )
+      })}
+    </ol>
   )
 }
