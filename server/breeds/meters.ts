@@ -35,6 +35,8 @@ export interface BreedMeters {
   counted(): Promise<Counted>
   /** The counts and targets now (the team's: reading the kept counts costs little). */
   fresh(): Promise<Counted>
+  /** Some breeds' counts in one country now, and the targets (a visitor's page: read by key, never the whole count). */
+  of(country: string, breeds: readonly string[]): Promise<Pick<Counted, 'counts' | 'targets'>>
   /** Targets or mappings changed: the next read counts again. */
   changed(): void
 }
@@ -68,6 +70,10 @@ export function createBreedMeters(store: BreedStore, now: () => number = Date.no
       const fresh = await count()
       if (mine === generation) cached = fresh
       return fresh.value
+    },
+    of: async (country, breeds) => {
+      const [counts, targets] = await Promise.all([store.countsIn(country, breeds), store.targets()])
+      return { counts, targets }
     },
     changed: () => {
       generation += 1
@@ -138,7 +144,15 @@ export function publicBreeds(counts: readonly BreedCount[], offsets: Offsets): P
     .sort((a, b) => byCode(a.id, b.id) || byCode(a.country, b.country))
 }
 
-/** The meter of each known breed of a profile in its country, as the public sees it (the same figures as /api/launch). */
+/** The breeds of the catalogue a profile names, each once. */
+export const knownBreedsOf = (profile: Profile): string[] => [
+  ...new Set(profile.breeds.flatMap((entry) => (entry.breed ? [entry.breed] : []))),
+]
+
+/**
+ * The meter of each known breed of a profile in its country, as the public sees it: the rule of
+ * /api/launch, on the count now (`BreedMeters.of`; docs/public-figures.md: a visitor's page changes at each load).
+ */
 export function visitorBreedMeters(
   { counts, targets }: Pick<Counted, 'counts' | 'targets'>,
   profile: Profile,
@@ -147,8 +161,7 @@ export function visitorBreedMeters(
 ): VisitorBreedMeter[] {
   const country = profile.country
   if (!country) return []
-  const ids = [...new Set(profile.breeds.flatMap((entry) => (entry.breed ? [entry.breed] : [])))]
-  return ids.map((breed) => {
+  return knownBreedsOf(profile).map((breed) => {
     const count = counts.find((row) => row.breed === breed && row.country === country)
     const target = breedTargetFor(targets, breed)
     const side = (name: 'studs' | 'dams') => {

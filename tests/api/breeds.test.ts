@@ -323,6 +323,7 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
       // FR's 10 dams show (offset 0); DE's 12 (both) do not (offset 3 or more): nine under 10 never would.
       await useSecretWhere(server, {
         [lab('FR', 'dams')]: (o) => o === 0,
+        [lab('FR', 'studs')]: (o) => o === 0,
         [lab('DE', 'studs')]: (o) => o >= 3,
         [lab('DE', 'dams')]: (o) => o >= 3,
       })
@@ -354,6 +355,12 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
       const page = await (await fetch(`${server.url}/me/${token}`)).text()
       expect(page).toContain(
         'Retriever du labrador : encore trop peu d’éleveurs avec un étalon pour afficher un nombre, au moins 10 éleveurs avec une lice.',
+      )
+      // Read at each load, by the visitor's own breeds (not the minute-old count of every breed):
+      // seven more studs in France make ten, and the next load says so, no cache cleared.
+      await seed('lab-fr-studs', many(7, { role: 'breeder', breeds: [{ name: 'Labrador Retriever', side: 'stud' }], country: 'FR' }))
+      expect(await (await fetch(`${server.url}/me/${token}`)).text()).toContain(
+        'Retriever du labrador : au moins 10 éleveurs avec un étalon, au moins 10 éleveurs avec une lice.',
       )
     },
   )

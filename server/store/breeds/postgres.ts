@@ -4,7 +4,16 @@ import type { Profile } from '../../../contract/visitor.js'
 import { inTransaction, type Queryable, type Run, writeAudit } from '../shared/postgres.js'
 import { readTallies } from '../tallies/postgres.js'
 import type { BreedStore, ProfileToSave } from '../types.js'
-import { BREED_TARGETS_KEY, type BreedRow, breedCounts, profileChanged, readyPairs, storedBreedTargets, toProfileBreed } from './shared.js'
+import {
+  BREED_TARGETS_KEY,
+  type BreedRow,
+  breedCounts,
+  breedTallyKey,
+  profileChanged,
+  readyPairs,
+  storedBreedTargets,
+  toProfileBreed,
+} from './shared.js'
 
 export async function readProfile(db: Queryable, id: number): Promise<Profile | undefined> {
   const head = await db.query<Omit<Profile, 'breeds' | 'club'> & { kennel_club: Profile['club'] }>(
@@ -66,6 +75,12 @@ export function createPostgresBreeds(pool: pg.Pool, run: Run): BreedStore & { re
   }
   return {
     counts: () => run(() => countsOn(pool)),
+    countsIn: (country, breeds) =>
+      run(async () =>
+        breedCounts(
+          (await Promise.all([...new Set(breeds)].map((breed) => readTallies(pool, ['breed'], breedTallyKey(breed, country))))).flat(),
+        ),
+      ),
     targets: () => run(() => targetsOn(pool)),
     setTargets: (targets, audit) =>
       run(() =>

@@ -55,6 +55,9 @@ export function profileChanged(before: readonly ProfileBreed[], after: readonly 
   return said(before) !== said(after)
 }
 
+/** The tally key of a breed in a country ('' when the country is not said). */
+export const breedTallyKey = (breed: string, country: string | null) => `${breed}|${country ?? ''}`
+
 /** The breed tallies (kind 'breed', keyed `breed|country`) as the meters read them: every pair with a profile. */
 export function breedCounts(rows: readonly TallyRow[]): BreedCount[] {
   return [...byKey(rows, ['studs', 'dams', 'seekers', 'profiles'] as const)]

@@ -10,7 +10,16 @@ import type { SqliteRead } from '../shared/sqlite-reader.js'
 import type { TallyRow } from '../tallies/shared.js'
 import { READ_TALLIES, type SqliteTallies } from '../tallies/sqlite.js'
 import type { BreedStore, ProfileToSave } from '../types.js'
-import { BREED_TARGETS_KEY, type BreedRow, breedCounts, profileChanged, readyPairs, storedBreedTargets, toProfileBreed } from './shared.js'
+import {
+  BREED_TARGETS_KEY,
+  type BreedRow,
+  breedCounts,
+  breedTallyKey,
+  profileChanged,
+  readyPairs,
+  storedBreedTargets,
+  toProfileBreed,
+} from './shared.js'
 
 export function createSqliteProfiles(db: Database.Database) {
   const head = db.prepare('SELECT role, country, kennel_club, litters FROM waitlist WHERE id = ?')
@@ -114,6 +123,8 @@ export function createSqliteBreeds(
   return {
     // Every breed × country's tallies (35,000 rows at a million sign-ups): read on the reader's thread.
     counts: async () => breedCounts(await read<TallyRow>(READ_TALLIES, { kinds: JSON.stringify(['breed']), key: null })),
+    countsIn: (country, breeds) =>
+      run(() => breedCounts([...new Set(breeds)].flatMap((breed) => tallies.readNow(['breed'], breedTallyKey(breed, country))))),
     targets: () => run(targetsNow),
     setTargets: (targets, audit) =>
       run(() =>
