@@ -8,6 +8,7 @@ import { LOCALES, localePath } from '../contract/locales.js'
 import { REST_PREFIX } from '../contract/paths.js'
 import type { Config } from './config.js'
 import { formatSchemaErrors, handleClientError, handleError } from './http/errors.js'
+import { buildValidator } from './http/validators.js'
 import { healthRoutes } from './http/health.js'
 import { landingPage, readLandingTemplate, readLandingWords } from './http/landing-page.js'
 import { createLogger, RequestLog } from './http/logging.js'
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clientErrorHandler: handleClientError,
     // A field a schema does not know is an error to report, not something to drop silently.
     ajv: { customOptions: { removeAdditional: false } },
+    schemaController: { compilersFactory: { buildValidator } },
     schemaErrorFormatter: formatSchemaErrors,
     ...(config.TRUST_PROXY !== undefined ? { trustProxy: trustProxy(config.TRUST_PROXY) } : {}),
   })
