@@ -341,7 +341,7 @@ describe.skipIf(!STORES.find((s) => s.kind === 'postgres')?.available)('PostgreS
   it('keeps synchronous_commit on even when the URL asks for it off', async () => {
     const db = await freshDatabase('postgres')
     const url = new URL(db.env.DATABASE_URL ?? '')
-    url.searchParams.set('options', `${url.searchParams.get('options')} -c synchronous_commit=off`)
+    url.searchParams.set('options', [url.searchParams.get('options'), '-c synchronous_commit=off'].filter(Boolean).join(' '))
     // The store checks the setting of its own session at start-up and refuses to run without it.
     const store = await createStore(loadConfig({ DATABASE_URL: url.toString() }), quiet)
     expect(await store.add(row('durable@example.com'))).toEqual({ inserted: true, mailQueued: true })

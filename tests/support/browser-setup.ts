@@ -2,13 +2,16 @@
 // where the layer is required (.ci/run installs Debian's chromium).
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import type { TestProject } from 'vitest/node'
 import { CHROMIUM_PATH, chromiumAvailable } from './chromium'
+import { makeTemplates } from './templates'
 
-export default function setup() {
+export default async function setup(project: TestProject) {
   if (!existsSync(join(process.cwd(), 'dist', 'client', 'index.html'))) {
     throw new Error('The browser tests need the built page: run `npm run build` first (`npm test` does).')
   }
-  if (chromiumAvailable) return
+  const teardown = await makeTemplates((key, value) => project.provide(key, value))
+  if (chromiumAvailable) return teardown
   const banner = [
     '',
     '#'.repeat(78),
@@ -19,4 +22,5 @@ export default function setup() {
   ].join('\n')
   if (process.env.CI === 'true') throw new Error(`${banner}\nCI=true: the browser layer is required.`)
   console.warn(banner)
+  return teardown
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { type AppOptions, buildApp } from '../../server/app'
 import { type Config, type Env, loadConfig } from '../../server/config'
 import { createTestSchema } from './postgres'
+import { copySqliteTemplate, databaseFromTemplate } from './templates'
 import type { StoreKind } from './stores'
 
 export interface TestServer {
@@ -23,13 +24,14 @@ export function tempSqlitePath(): { path: string; cleanup: () => void } {
   return { path: join(dir, 'waitlist.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** The store's settings for a fresh, empty database of the given kind, and how to remove it. */
+/** The store's settings for a fresh database of the given kind (migrated, empty: support/templates.ts), and how to remove it. */
 export async function freshDatabase(kind: StoreKind): Promise<{ env: Env; cleanup: () => Promise<void> }> {
   if (kind === 'postgres') {
-    const db = await createTestSchema()
+    const db = (await databaseFromTemplate()) ?? (await createTestSchema())
     return { env: { DATABASE_URL: db.url }, cleanup: db.cleanup }
   }
   const db = tempSqlitePath()
+  copySqliteTemplate(db.path)
   return { env: { SQLITE_PATH: db.path }, cleanup: async () => db.cleanup() }
 }
 
