@@ -1,7 +1,12 @@
 import type { SignUp, WaitlistStore } from '../store/index.js'
 import { CSV_HEADER, csvLine } from './csv.js'
 
-export const EXPORT_PAGE_SIZE = 250
+/**
+ * Rows a page. SQLite reads a page on the server's own thread, and at a million sign-ups a page of
+ * rows not yet in its cache takes about 0.15 ms a row (each row looks up its mails, events and
+ * suppression): 250 held the loop 40 ms a page, 100 hold it about 15.
+ */
+export const EXPORT_PAGE_SIZE = 100
 
 /** Every sign-up (or those since a moment), page by page: memory stays bounded by one page. */
 export async function* signUps(store: WaitlistStore, options: { since?: string; search?: string } = {}): AsyncGenerator<SignUp> {

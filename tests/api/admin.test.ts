@@ -86,7 +86,9 @@ describe.each(STORES)('admin API on $kind', ({ kind, available }) => {
     expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8')
     expect(answer.headers.get('content-disposition')).toMatch(/^attachment; filename="kennect-waitlist-\d{4}-\d\d-\d\d\.csv"$/)
     const lines = (await answer.text()).trimEnd().split('\r\n')
+    // 121 rows: more than one page of the export (EXPORT_PAGE_SIZE), each row once.
     expect(lines).toHaveLength(122)
+    expect(new Set(lines).size).toBe(122)
     expect(lines.at(-1)).toContain(`,"'=cmd|""/c calc""!A1",`)
   })
 

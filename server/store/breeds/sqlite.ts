@@ -7,14 +7,15 @@ import type { KennelClub, Litters, Profile, Role } from '../../../contract/visit
 import { auditWriter, now, type Run } from '../shared/sqlite.js'
 import { createFigureCache, FIGURES_MAX_AGE_MS } from '../shared/figure-cache.js'
 import type { SqliteRead } from '../shared/sqlite-reader.js'
-import type { TallyRow } from '../tallies/shared.js'
-import { READ_TALLIES, type SqliteTallies } from '../tallies/sqlite.js'
+import type { SqliteTallies } from '../tallies/sqlite.js'
 import type { BreedStore, ProfileToSave } from '../types.js'
 import {
   BREED_TARGETS_KEY,
   type BreedRow,
   breedCounts,
+  breedCountsOfJson,
   breedTallyKey,
+  READ_BREED_COUNTS_JSON,
   profileChanged,
   readyPairs,
   storedBreedTargets,
@@ -121,8 +122,8 @@ export function createSqliteBreeds(
   const countsNow = () => breedCounts(tallies.readNow(['breed']))
   const targetsNow = () => storedBreedTargets(setting.get(BREED_TARGETS_KEY))
   return {
-    // Every breed × country's tallies (35,000 rows at a million sign-ups): read on the reader's thread.
-    counts: async () => breedCounts(await read<TallyRow>(READ_TALLIES, { kinds: JSON.stringify(['breed']), key: null })),
+    // Every breed × country's tallies: read on the reader's thread, as one text.
+    counts: async () => breedCountsOfJson((await read<{ counts: string }>(READ_BREED_COUNTS_JSON))[0]?.counts ?? '[]'),
     countsIn: (country, breeds) =>
       run(() => breedCounts([...new Set(breeds)].flatMap((breed) => tallies.readNow(['breed'], breedTallyKey(breed, country))))),
     targets: () => run(targetsNow),
