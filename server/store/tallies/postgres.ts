@@ -12,8 +12,13 @@ const FOLD_LOCK = 'kennect:tallies'
 export const FOLD_EVERY_MS = 2_000
 
 const READ = `SELECT kind, key, field, sum(n)::bigint AS n FROM (
-    SELECT kind, key, field, n FROM tallies WHERE kind = ANY($1::text[]) AND ($2::text IS NULL OR key = $2)
-    UNION ALL SELECT kind, key, field, n FROM tally_deltas WHERE kind = ANY($1::text[]) AND ($2::text IS NULL OR key = $2)
+    SELECT kind, key, field, n FROM tallies WHERE kind = ANY($1::text[])
+    UNION ALL SELECT kind, key, field, n FROM tally_deltas WHERE kind = ANY($1::text[])
+  ) AS t GROUP BY kind, key, field HAVING sum(n) <> 0`
+/** One key's, by the primary key (a statement for both would be planned for every key of the kinds). */
+const READ_KEY = `SELECT kind, key, field, sum(n)::bigint AS n FROM (
+    SELECT kind, key, field, n FROM tallies WHERE kind = ANY($1::text[]) AND key = $2
+    UNION ALL SELECT kind, key, field, n FROM tally_deltas WHERE kind = ANY($1::text[]) AND key = $2
   ) AS t GROUP BY kind, key, field HAVING sum(n) <> 0`
 
 const FOLD = `WITH moved AS (DELETE FROM tally_deltas RETURNING kind, key, field, n)
@@ -23,7 +28,10 @@ const FOLD = `WITH moved AS (DELETE FROM tally_deltas RETURNING kind, key, field
 
 /** Some kinds' tallies (or one key's), the deltas not yet folded added: one statement, one snapshot. */
 export async function readTallies(db: Queryable, kinds: readonly TallyKind[], key?: string): Promise<TallyRow[]> {
-  const result = await db.query<Omit<TallyRow, 'n'> & { n: string }>(READ, [kinds, key ?? null])
+  const result =
+    key === undefined
+      ? await db.query<Omit<TallyRow, 'n'> & { n: string }>(READ, [kinds])
+      : await db.query<Omit<TallyRow, 'n'> & { n: string }>(READ_KEY, [kinds, key])
   return result.rows.map((row) => ({ ...row, n: Number(row.n) }))
 }
 

@@ -4,14 +4,21 @@ import type Database from 'better-sqlite3'
 import type { Run } from '../shared/sqlite.js'
 import type { Tallies, TallyKind, TallyRow } from './shared.js'
 
-/** Some kinds' tallies (@kinds: a JSON array), or one key's (@key). */
-export const READ_TALLIES = `SELECT kind, key, field, n FROM tallies WHERE kind IN (SELECT value FROM json_each(@kinds)) AND (@key IS NULL OR key = @key) AND n <> 0`
+/** Some kinds' tallies (@kinds: a JSON array). */
+export const READ_TALLIES = `SELECT kind, key, field, n FROM tallies WHERE kind IN (SELECT value FROM json_each(@kinds)) AND n <> 0`
+/**
+ * One key's, by the primary key. (One statement for both, `@key IS NULL OR key = @key`, read every
+ * row of the kinds for one key: 26,000 breed tallies a visitor's page at a million sign-ups.)
+ */
+const READ_TALLIES_OF_KEY = `SELECT kind, key, field, n FROM tallies WHERE kind IN (SELECT value FROM json_each(@kinds)) AND key = @key AND n <> 0`
 
 export type SqliteTallies = Tallies & { readNow(kinds: readonly TallyKind[], key?: string): TallyRow[] }
 
 export function createSqliteTallies(db: Database.Database, run: Run): SqliteTallies {
   const read = db.prepare(READ_TALLIES)
-  const readNow = (kinds: readonly TallyKind[], key?: string) => read.all({ kinds: JSON.stringify(kinds), key: key ?? null }) as TallyRow[]
+  const readKey = db.prepare(READ_TALLIES_OF_KEY)
+  const readNow = (kinds: readonly TallyKind[], key?: string) =>
+    (key === undefined ? read.all({ kinds: JSON.stringify(kinds) }) : readKey.all({ kinds: JSON.stringify(kinds), key })) as TallyRow[]
   return { readNow, read: (kinds, key) => run(() => readNow(kinds, key)) }
 }
 
