@@ -95,7 +95,7 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
   const counted = createFigureCache((breed: string) => sqliteCountedDemand(read, breed || null), { maxAgeMs: FIGURES_MAX_AGE_MS, live })
   // Nothing per visitor outlives its day, even on a day nobody visits.
   const forgetPastDays = setInterval(() => growth.forgetPastDaysNow(), 60_000).unref()
-  const signups = createSqliteSignups(db, run, tallies)
+  const signups = createSqliteSignups(db, run, tallies, read)
   const breeds = createSqliteBreeds(db, run, tallies, { read, live })
   return {
     add: (row) => (closed ? Promise.reject(new StoreUnavailableError('the SQLite store is closed')) : signups.submit(row)),

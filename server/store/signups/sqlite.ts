@@ -1,6 +1,7 @@
 // Sign-ups in SQLite: the insert (group commit: the rows of one event-loop turn in one transaction,
 // each with its confirmation mail when one is due), the list, the counts, and deletion.
 import type Database from 'better-sqlite3'
+import type { SqliteRead } from '../shared/sqlite-reader.js'
 import { randomUUID } from 'node:crypto'
 import type { SignUp } from '../../../contract/admin-api.js'
 import { mailboxKey } from '../../growth/mailbox.js'
@@ -37,6 +38,7 @@ export function createSqliteSignups(
   db: Database.Database,
   run: Run,
   tallies: SqliteTallies,
+  read: SqliteRead,
 ): Pick<WaitlistStore, 'count' | 'list' | 'stats' | 'remove'> & {
   submit: (row: WaitlistRow) => Promise<AddResult>
   drain: () => Promise<void>
@@ -62,13 +64,12 @@ export function createSqliteSignups(
   )
   const countSince = db.prepare('SELECT count(*) AS n FROM waitlist WHERE created_at >= @since').pluck()
   // One statement for every filter: an absent filter is NULL and matches everything.
-  const listAfter = db.prepare(
-    `SELECT ${SIGNUP_COLUMNS}, ${SIGNUP_MAIL_COLUMNS} FROM waitlist
+  const LIST_AFTER = `SELECT ${SIGNUP_COLUMNS}, ${SIGNUP_MAIL_COLUMNS} FROM waitlist
      WHERE id > @afterId
        AND (@search IS NULL OR instr(lower(email), lower(@search)) > 0)
        AND created_at >= @since
-     ORDER BY id LIMIT @limit`,
-  )
+     ORDER BY id LIMIT @limit`
+  const listAfter = db.prepare(LIST_AFTER)
   const removeEmail = db.prepare('DELETE FROM waitlist WHERE lower(email) = lower(?) RETURNING id').pluck()
   const writeAudit = auditWriter(db)
   // A deleted sign-up is named in the audit log by its id, never its address.
@@ -180,8 +181,11 @@ export function createSqliteSignups(
     // Everyone is a sum of the people tallies (db/sqlite/017); since a time, the rows (by their index).
     count: ({ since }: Pick<ListOptions, 'since'> = {}) =>
       run(() => (!since ? everyoneOf(peopleOf(tallies.readNow(PEOPLE_TALLIES))) : Number(countSince.get({ since: toSqliteTime(since) })))),
-    list: ({ afterId = 0, limit, search, since }: ListOptions) =>
-      run(() => (listAfter.all({ afterId, limit, search: search || null, since: toSqliteTime(since) }) as SignUpRow[]).map(toSignUp)),
+    list: async ({ afterId = 0, limit, search, since, bulk }: ListOptions) => {
+      const params = { afterId, limit, search: search || null, since: toSqliteTime(since) }
+      const rows = bulk ? await read<SignUpRow>(LIST_AFTER, params) : await run(() => listAfter.all(params) as SignUpRow[])
+      return rows.map(toSignUp)
+    },
     stats: () => run(() => statsOf(tallies.readNow(SIGNUP_TALLIES), TOP_SOURCES)),
     remove: (email, audit) => run(() => removeAudited(email, audit)),
   }
