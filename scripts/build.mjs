@@ -48,7 +48,7 @@ if (!pageOnly)
     ssr: { noExternal: true },
     // React's production build, whatever NODE_ENV the server runs with: bundled, React picks its
     // build by process.env.NODE_ENV at run time, and its development build (checks, warnings)
-    // rendered a visitor's page in ~29 ms instead of ~6 (docs/performance.md, issue 41).
+    // rendered a visitor's page in ~27 ms instead of ~9 at p50 (docs/performance.md, issue 41).
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       ssr: `${root}web/entry-visitor.tsx`,

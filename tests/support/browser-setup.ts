@@ -10,8 +10,7 @@ export default async function setup(project: TestProject) {
   if (!existsSync(join(process.cwd(), 'dist', 'client', 'index.html'))) {
     throw new Error('The browser tests need the built page: run `npm run build` first (`npm test` does).')
   }
-  const teardown = await makeTemplates((key, value) => project.provide(key, value))
-  if (chromiumAvailable) return teardown
+  if (chromiumAvailable) return makeTemplates((key, value) => project.provide(key, value))
   const banner = [
     '',
     '#'.repeat(78),
@@ -22,5 +21,5 @@ export default async function setup(project: TestProject) {
   ].join('\n')
   if (process.env.CI === 'true') throw new Error(`${banner}\nCI=true: the browser layer is required.`)
   console.warn(banner)
-  return teardown
+  return makeTemplates((key, value) => project.provide(key, value))
 }

@@ -1,5 +1,6 @@
 // PostgreSQL for the tests: TEST_DATABASE_URL names a database the tests may create schemas in
-// (.ci/run makes one). Each server gets a schema of its own, dropped when it closes.
+// (.ci/run makes one). A test server gets a database of its own (templates.ts), dropped when it
+// closes; a schema of its own (createTestSchema) is for a test that migrates from an older one.
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 

@@ -75,10 +75,15 @@ export function createPostgresBreeds(pool: pg.Pool, run: Run): BreedStore & { re
   }
   return {
     counts: () => run(() => countsOn(pool)),
+    // One statement: one connection of the pool and one snapshot for all of a visitor's breeds.
     countsIn: (country, breeds) =>
       run(async () =>
         breedCounts(
-          (await Promise.all([...new Set(breeds)].map((breed) => readTallies(pool, ['breed'], breedTallyKey(breed, country))))).flat(),
+          await readTallies(
+            pool,
+            ['breed'],
+            [...new Set(breeds)].map((breed) => breedTallyKey(breed, country)),
+          ),
         ),
       ),
     targets: () => run(() => targetsOn(pool)),

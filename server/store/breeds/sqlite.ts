@@ -125,7 +125,14 @@ export function createSqliteBreeds(
     // Every breed × country's tallies: read on the reader's thread, as one text.
     counts: async () => breedCountsOfJson((await read<{ counts: string }>(READ_BREED_COUNTS_JSON))[0]?.counts ?? '[]'),
     countsIn: (country, breeds) =>
-      run(() => breedCounts([...new Set(breeds)].flatMap((breed) => tallies.readNow(['breed'], breedTallyKey(breed, country))))),
+      run(() =>
+        breedCounts(
+          tallies.readNow(
+            ['breed'],
+            [...new Set(breeds)].map((breed) => breedTallyKey(breed, country)),
+          ),
+        ),
+      ),
     targets: () => run(targetsNow),
     setTargets: (targets, audit) =>
       run(() =>

@@ -73,7 +73,7 @@ export function createPostgresCampaigns(
     )
     return progressOf(
       rows.rows.map((row) => ({ ...row, id: Number(row.id) })),
-      await readTallies(pool, PROGRESS_TALLIES, id === null ? undefined : String(id)),
+      await readTallies(pool, PROGRESS_TALLIES, id === null ? undefined : [String(id)]),
     )
   }
 

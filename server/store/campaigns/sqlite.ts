@@ -117,7 +117,7 @@ export function createSqliteCampaigns(
 
   function progress(id: number | null): CampaignProgress[] {
     const rows = (campaignRows.all({ id }) as Row[]).map((row) => ({ ...row, segment: JSON.parse(row.segment) as Segment }))
-    return progressOf(rows, tallies.readNow(PROGRESS_TALLIES, id === null ? undefined : String(id)))
+    return progressOf(rows, tallies.readNow(PROGRESS_TALLIES, id === null ? undefined : [String(id)]))
   }
 
   // One transaction: the status moves from draft once, and every recipient's row is made with it.

@@ -15,10 +15,10 @@ const READ = `SELECT kind, key, field, sum(n)::bigint AS n FROM (
     SELECT kind, key, field, n FROM tallies WHERE kind = ANY($1::text[])
     UNION ALL SELECT kind, key, field, n FROM tally_deltas WHERE kind = ANY($1::text[])
   ) AS t GROUP BY kind, key, field HAVING sum(n) <> 0`
-/** One key's, by the primary key (a statement for both would be planned for every key of the kinds). */
-const READ_KEY = `SELECT kind, key, field, sum(n)::bigint AS n FROM (
-    SELECT kind, key, field, n FROM tallies WHERE kind = ANY($1::text[]) AND key = $2
-    UNION ALL SELECT kind, key, field, n FROM tally_deltas WHERE kind = ANY($1::text[]) AND key = $2
+/** Some keys', by the primary key (a statement for both would be planned for every key of the kinds). */
+const READ_KEYS = `SELECT kind, key, field, sum(n)::bigint AS n FROM (
+    SELECT kind, key, field, n FROM tallies WHERE kind = ANY($1::text[]) AND key = ANY($2::text[])
+    UNION ALL SELECT kind, key, field, n FROM tally_deltas WHERE kind = ANY($1::text[]) AND key = ANY($2::text[])
   ) AS t GROUP BY kind, key, field HAVING sum(n) <> 0`
 
 const FOLD = `WITH moved AS (DELETE FROM tally_deltas RETURNING kind, key, field, n)
@@ -26,12 +26,12 @@ const FOLD = `WITH moved AS (DELETE FROM tally_deltas RETURNING kind, key, field
   SELECT kind, key, field, sum(n) FROM moved GROUP BY kind, key, field ORDER BY kind, key, field
   ON CONFLICT (kind, key, field) DO UPDATE SET n = t.n + excluded.n`
 
-/** Some kinds' tallies (or one key's), the deltas not yet folded added: one statement, one snapshot. */
-export async function readTallies(db: Queryable, kinds: readonly TallyKind[], key?: string): Promise<TallyRow[]> {
+/** Some kinds' tallies (or some keys'), the deltas not yet folded added: one statement, one snapshot. */
+export async function readTallies(db: Queryable, kinds: readonly TallyKind[], keys?: readonly string[]): Promise<TallyRow[]> {
   const result =
-    key === undefined
+    keys === undefined
       ? await db.query<Omit<TallyRow, 'n'> & { n: string }>(READ, [kinds])
-      : await db.query<Omit<TallyRow, 'n'> & { n: string }>(READ_KEY, [kinds, key])
+      : await db.query<Omit<TallyRow, 'n'> & { n: string }>(READ_KEYS, [kinds, keys])
   return result.rows.map((row) => ({ ...row, n: Number(row.n) }))
 }
 
@@ -45,7 +45,7 @@ export function foldTallies(pool: pg.Pool): Promise<boolean> {
 }
 
 export function createPostgresTallies(pool: pg.Pool, run: Run): Tallies {
-  return { read: (kinds, key) => run(() => readTallies(pool, kinds, key)) }
+  return { read: (kinds, keys) => run(() => readTallies(pool, kinds, keys)) }
 }
 
 /**

@@ -33,9 +33,9 @@ export interface TallyRow {
   n: number
 }
 
-/** What a dialect's tallies answer: every key's fields of some kinds (or one key's), read in one snapshot. */
+/** What a dialect's tallies answer: every key's fields of some kinds (or some keys'), read in one snapshot. */
 export interface Tallies {
-  read(kinds: readonly TallyKind[], key?: string): Promise<TallyRow[]>
+  read(kinds: readonly TallyKind[], keys?: readonly string[]): Promise<TallyRow[]>
 }
 
 /** The rows of one kind. */
