@@ -7,6 +7,10 @@ export default defineConfig({
   test: {
     // Two cores here: one file per core, and no file waits on another's server.
     maxWorkers: 2,
+    // expect.poll waits for what a person would wait for (a view's data, a meter after a save): its
+    // default of 1 s failed a correct admin view on a loaded machine (the demand map's first fetch).
+    // A poll that holds returns at once; only a failing one takes the 15 s to say so.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
       {
