@@ -18,7 +18,7 @@ afterEach(async () => {
 })
 
 async function smtpServer(): Promise<TestSmtp> {
-  const smtp = await startSmtp()
+  const smtp = await startSmtp({ parse: false })
   cleanups.push(() => smtp.stop())
   return smtp
 }

@@ -1,6 +1,8 @@
 // A real SMTP server for the tests (smtp-server, from the Nodemailer project), on 127.0.0.1: it
 // keeps every message it accepts, parsed by mailparser; it can refuse chosen recipients for good
-// (550) and be stopped and started again on the same port, as a provider's outage.
+// (550) and be stopped and started again on the same port, as a provider's outage. A test that only
+// counts mails (thousands of them) starts it with `parse: false`: mailparser costs about 1.7 ms of
+// CPU a mail here, 28 s of a run's campaign-scale tests, for fields they never read.
 import { type ParsedMail, simpleParser } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 import { freePort } from './ports'
@@ -31,7 +33,26 @@ export interface TestSmtp {
   start: () => Promise<void>
 }
 
-export async function startSmtp(): Promise<TestSmtp> {
+/** The unfolded header block's Message-ID, as mailparser gives it (with its angle brackets). */
+function messageIdOf(raw: string): string {
+  const end = raw.search(/\r?\n\r?\n/)
+  const headers = (end === -1 ? raw : raw.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ')
+  return /^message-id:[ \t]*(<[^>]*>)/im.exec(headers)?.[1] ?? ''
+}
+
+/** A mail kept unparsed: its recipient, Message-ID and raw text; its subject and parts say how to get them. */
+function unparsed(to: string, raw: string): ReceivedMail {
+  const refuse = (): never => {
+    throw new Error('This SMTP server counts mails (startSmtp({ parse: false })): start it without that option to read them')
+  }
+  const mail = { to, messageId: messageIdOf(raw), raw } as ReceivedMail
+  Object.defineProperty(mail, 'subject', { get: refuse })
+  Object.defineProperty(mail, 'parsed', { get: refuse })
+  return mail
+}
+
+export async function startSmtp(options: { parse?: boolean } = {}): Promise<TestSmtp> {
+  const parse = options.parse ?? true
   const port = await freePort()
   const received: ReceivedMail[] = []
   const attempts: string[] = []
@@ -63,6 +84,11 @@ export async function startSmtp(): Promise<TestSmtp> {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk))
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8')
+          if (!parse) {
+            for (const rcpt of session.envelope.rcptTo) received.push(unparsed(rcpt.address, raw))
+            for (const wake of waiters) wake()
+            return callback()
+          }
           simpleParser(raw).then(
             (parsed) => {
               for (const rcpt of session.envelope.rcptTo)
