@@ -132,6 +132,7 @@ describe.skipIf(!chromiumAvailable)('the page on a narrow phone', () => {
       await page.goto(`${suite.server.url}${localePath(locale)}`)
       loaded.set(key, page)
     } else await page.setViewportSize({ width, height: 800 })
+    expect(await page.evaluate(() => window.innerWidth)).toBe(width)
     return page
   }
 
