@@ -113,27 +113,36 @@ describe.skipIf(!chromiumAvailable)('the page on a narrow phone', () => {
   // Each language's landing page is loaded once per group of widths, at its narrowest, and the
   // window is then made wider, as a phone turned or a window dragged does: the page's layout is
   // CSS's answer to the width at each step (a page load costs about three times a resize here).
+  // A group's page is closed after its widest step, and all of them after a failed step (the
+  // next width then starts from a fresh load).
   const loaded = new Map<string, Page>()
-  afterEach(async (context) => {
-    if (context.task.result?.state !== 'fail') return
-    // A failed step may leave the page in any state: the next width starts from a fresh load.
-    for (const page of loaded.values()) await page.close()
+  const closeAll = async () => {
+    const pages = [...loaded.values()]
     loaded.clear()
+    for (const page of pages) await page.close().catch(() => undefined)
+  }
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await closeAll()
   })
-  afterAll(async () => {
-    for (const page of loaded.values()) await page.close()
-  })
+  afterAll(closeAll)
   async function landingAt(locale: Locale, widths: readonly number[], width: number): Promise<Page> {
     const key = `${locale} ${widths.join(' ')}`
     let page = loaded.get(key)
     if (!page || width === widths[0]) {
       await page?.close()
       page = await suite.browser.newPage({ viewport: { width, height: 800 } })
-      await page.goto(`${suite.server.url}${localePath(locale)}`)
       loaded.set(key, page)
+      await page.goto(`${suite.server.url}${localePath(locale)}`)
     } else await page.setViewportSize({ width, height: 800 })
     expect(await page.evaluate(() => window.innerWidth)).toBe(width)
     return page
+  }
+  /** Closes a group's page once its widest step has passed. */
+  async function doneAt(locale: Locale, widths: readonly number[], width: number): Promise<void> {
+    if (width !== widths.at(-1)) return
+    const key = `${locale} ${widths.join(' ')}`
+    await loaded.get(key)?.close()
+    loaded.delete(key)
   }
 
   const PHONES = [320, 360, 390] as const
@@ -142,8 +151,10 @@ describe.skipIf(!chromiumAvailable)('the page on a narrow phone', () => {
     async (locale, width) => {
       const page = await landingAt(locale, PHONES, width)
       expect(await pageWidth(page)).toBeLessThanOrEqual(width)
+      expect(await page.locator('header a, header summary').count()).toBeGreaterThan(0)
       expect(await headerItemsOffScreen(page, width)).toEqual([])
       expect(await cutOn(page)).toEqual([])
+      await doneAt(locale, PHONES, width)
     },
   )
 
@@ -154,6 +165,7 @@ describe.skipIf(!chromiumAvailable)('the page on a narrow phone', () => {
       const page = await landingAt(locale, WIDER, width)
       expect(await pageWidth(page)).toBeLessThanOrEqual(width)
       expect(await cutOn(page)).toEqual([])
+      await doneAt(locale, WIDER, width)
     },
   )
 
