@@ -3,12 +3,12 @@
 // takes the tags the server takes (`{{app_store_url}}` with the server's APP_STORE_URL), because the
 // server records its public settings in the store when it starts. On both stores.
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { simpleParser } from 'mailparser'
 import { afterEach, describe, expect, it } from 'vitest'
+import { localMails } from '../support/mailbox'
 import { pageTokenFor } from '../support/page-links'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
@@ -64,10 +64,7 @@ describe.each(STORES)('the command line with the server’s settings on $kind', 
       await cli('campaign', 'send', id)
       let sent: string | undefined
       for (let i = 0; i < 200 && !sent; i++) {
-        for (const name of readdirSync(server.config.MAIL_DIR).filter((n) => n.endsWith('.eml'))) {
-          const mail = await simpleParser(readFileSync(join(server.config.MAIL_DIR, name)))
-          if (mail.subject === 'Launch') sent = mail.text
-        }
+        for (const mail of await localMails(server.config.MAIL_DIR)) if (mail.subject === 'Launch') sent = mail.text
         if (!sent) await new Promise((resolve) => setTimeout(resolve, 25))
       }
       expect(sent).toBeDefined()

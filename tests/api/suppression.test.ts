@@ -3,13 +3,10 @@
 // each decides (a hard bounce and a complaint at once, soft bounces from three in a week), nothing
 // ever mailed to a suppressed address while its join is answered as anyone's, the operators' list,
 // and a deleted sign-up whose suppression outlives it as a hash alone.
-import { readdirSync } from 'node:fs'
-import { simpleParser } from 'mailparser'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SignupsPage } from '../../contract/admin-api'
 import { API_SOURCE_MAX_LENGTH, type Suppression } from '../../contract/mail-events'
+import { firstRecipient, localMails } from '../support/mailbox'
 import { outboxSettled } from '../support/outbox'
 import { pageTokenFor } from '../support/page-links'
 import { startServer, type TestServer } from '../support/server'
@@ -41,14 +38,9 @@ describe.each(STORES)('suppression on $kind', ({ kind, available }) => {
     })
   /** The mails written for an address (the files transport), by subject. */
   async function mailsTo(email: string): Promise<string[]> {
-    const dir = server.config.MAIL_DIR
-    const subjects: string[] = []
-    for (const name of readdirSync(dir).filter((n) => n.endsWith('.eml'))) {
-      const mail = await simpleParser(readFileSync(join(dir, name)))
-      const to = (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address?.toLowerCase()
-      if (to === email.toLowerCase()) subjects.push(mail.subject ?? '')
-    }
-    return subjects
+    return (await localMails(server.config.MAIL_DIR))
+      .filter((mail) => firstRecipient(mail) === email.toLowerCase())
+      .map((mail) => mail.subject ?? '')
   }
   const report = (body: unknown, token?: string) => admin('/mail/events', { method: 'POST', body, ...(token ? { token } : {}) })
   const list = async (q = '') =>

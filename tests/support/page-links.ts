@@ -1,9 +1,7 @@
 // A sign-up's own page link as its owner gets it: from the confirmation mail the server wrote as a
 // file (no SMTP_URL), in the server's mail folder. The server must send mail at once
 // (MAIL_RATE_PER_SECOND=0 keeps a test from waiting on the pace).
-import { simpleParser } from 'mailparser'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { firstRecipient, localMails } from './mailbox'
 import { hashToken } from '../../server/secrets'
 import type { TestServer } from './server'
 
@@ -11,13 +9,10 @@ import type { TestServer } from './server'
 export async function pageTokenFor(mailDir: string, email: string, timeoutMs = 15_000): Promise<string> {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
-    // The folder is made with the first mail.
-    for (const name of existsSync(mailDir) ? readdirSync(mailDir).filter((n) => n.endsWith('.eml')) : []) {
-      // Read as a mail client reads it: quoted-printable lines may break a link anywhere.
-      const mail = await simpleParser(readFileSync(join(mailDir, name)))
+    // Read as a mail client reads it: quoted-printable lines may break a link anywhere.
+    for (const mail of await localMails(mailDir)) {
       const token = /\/me\/([A-Za-z0-9_-]{43})\b/.exec(mail.text ?? '')?.[1]
-      const to = (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address?.trim().toLowerCase()
-      if (token && to === email.toLowerCase()) return token
+      if (token && firstRecipient(mail) === email.toLowerCase()) return token
     }
     await new Promise((resolve) => setTimeout(resolve, 25))
   }

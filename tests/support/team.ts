@@ -1,13 +1,11 @@
 // Operators for tests: an invitation made in the store (as an owner's would be, without its mail)
 // and accepted through the API without a passkey, which answers with the session's cookie.
 import Database from 'better-sqlite3'
-import { simpleParser } from 'mailparser'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import pg from 'pg'
 import type { BrowserContext } from 'playwright-core'
 import type { OperatorRole } from '../../contract/team'
 import { TEAM_TIMES } from '../../contract/team'
+import { localMails, recipients } from './mailbox'
 import type { TestServer } from './server'
 
 export interface TestOperator {
@@ -182,10 +180,8 @@ export async function teamLinkFor(
   const until = Date.now() + timeoutMs
   const pattern = new RegExp(`https?://[^\\s"<>]+${path.replace(/\//g, '\\/')}${bare ? '(?![/\\w])' : '/[A-Za-z0-9_-]{43}'}`, 'g')
   while (Date.now() < until) {
-    for (const name of existsSync(mailDir) ? readdirSync(mailDir).filter((n) => n.endsWith('.eml')) : []) {
-      const mail = await simpleParser(readFileSync(join(mailDir, name)))
-      const to = (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value ?? []).map((a) => a.address?.toLowerCase())
-      if (!to.includes(email.toLowerCase())) continue
+    for (const mail of (await localMails(mailDir)).reverse()) {
+      if (!recipients(mail).includes(email.toLowerCase())) continue
       const link = (mail.text ?? '').match(pattern)?.find((found) => !skip.has(found))
       if (link) return link
     }
