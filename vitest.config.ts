@@ -18,6 +18,10 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
+          // Files share a worker's modules (the server's code, imported once per worker instead of
+          // once per file: 77 s of imports in a run became 13). No test changes process.env or mocks a
+          // module; each file starts its own servers. The layer: 484 -> 411 s, 727 -> 579 s of CPU.
+          isolate: false,
           globalSetup: ['tests/support/api-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -28,6 +32,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
+          // As the API layer's: 81 s of imports became 7; the layer 823 -> 615 s.
+          isolate: false,
           globalSetup: ['tests/support/browser-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
