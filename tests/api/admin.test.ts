@@ -8,12 +8,15 @@ const TOKEN = 'admin-token-for-tests-0123456789'
 describe('admin without ADMIN_TOKEN', () => {
   it('has no break-glass token: the page asks operators to sign in, and any bearer is refused', async () => {
     const server = await startServer()
-    expect((await fetch(`${server.url}/admin/api/stats`, { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(401)
-    expect((await fetch(`${server.url}/admin/api/stats`, { headers: { Authorization: 'Bearer ' } })).status).toBe(401)
-    const page = await fetch(`${server.url}/admin`)
-    expect(page.status).toBe(200)
-    expect(page.headers.get('x-robots-tag')).toContain('noindex')
-    await server.close()
+    try {
+      expect((await fetch(`${server.url}/admin/api/stats`, { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(401)
+      expect((await fetch(`${server.url}/admin/api/stats`, { headers: { Authorization: 'Bearer ' } })).status).toBe(401)
+      const page = await fetch(`${server.url}/admin`)
+      expect(page.status).toBe(200)
+      expect(page.headers.get('x-robots-tag')).toContain('noindex')
+    } finally {
+      await server.close()
+    }
   })
 })
 

@@ -82,6 +82,7 @@ describe.each(STORES)('the pace on $kind', ({ kind, available }) => {
       const timer = setInterval(() => {
         while (arrivals.length < smtp.received.length - seen) arrivals.push(Date.now())
       }, 5)
+      cleanups.push(async () => clearInterval(timer)) // also when the wait below fails
       await sendToAll(running.url, 'Paced')
       await smtp.waitFor(500, 30_000)
       clearInterval(timer)

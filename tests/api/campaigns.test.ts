@@ -278,7 +278,12 @@ describe.each(STORES)('a paused campaign on $kind', ({ kind, available }) => {
     async () => {
       const smtp = await startSmtp()
       // One mail a second, so there is something left to hold.
-      const server = await startServer({ ADMIN_TOKEN: TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '1' }, kind)
+      const server = await startServer({ ADMIN_TOKEN: TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '1' }, kind).catch(
+        async (error: unknown) => {
+          await smtp.stop()
+          throw error
+        },
+      )
       try {
         for (let i = 0; i < 4; i++) {
           await server.app.store.add(row(`paused-${i}@example.com`))

@@ -18,8 +18,12 @@ export function useServerAndBrowser(env: Env = {}): BrowserSuite {
     browser = await launchChromium()
   })
   afterAll(async () => {
-    await browser?.close()
-    await server?.close()
+    // The files of a worker share its process: the server is closed even when Chromium's close fails.
+    try {
+      await browser?.close()
+    } finally {
+      await server?.close()
+    }
   })
   const ready = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`${what} is not started: use it inside a test`)

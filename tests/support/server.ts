@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type AppOptions, buildApp } from '../../server/app'
 import { type Config, type Env, loadConfig } from '../../server/config'
+import { forgetMailbox } from './mailbox'
 import { createTestSchema } from './postgres'
 import { copySqliteTemplate, databaseFromTemplate } from './templates'
 import type { StoreKind } from './stores'
@@ -67,6 +68,7 @@ export async function startServer(env: Env = {}, store: StoreKind = 'sqlite', op
       await app.close()
       await db.cleanup()
       rmSync(mailDir, { recursive: true, force: true })
+      forgetMailbox(mailDir)
     },
   }
 }
