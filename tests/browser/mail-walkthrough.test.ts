@@ -24,6 +24,10 @@ describe.skipIf(!chromiumAvailable)('from a join to a confirmed sign-up, with th
 
     await ownerIn(page.context(), suite.server)
     const admin = await page.context().newPage()
+    // Without motion: opening a preview scrolls it into view, smoothly otherwise, and a click into
+    // its frame during that scroll can land beside the link (a fresh-clone CI run under load opened
+    // no page in 30 s). admin-mail-preview.test.ts checks the scroll itself, with and without motion.
+    await admin.emulateMedia({ reducedMotion: 'reduce' })
     await admin.goto(`${suite.server.url}/admin/mail`)
     const subject = mailCopy('Kennect').confirmation.subject
     const sent = admin.getByRole('definition').filter({ hasText: /^1$/ })
@@ -31,6 +35,7 @@ describe.skipIf(!chromiumAvailable)('from a join to a confirmed sign-up, with th
     expect(await sent.count()).toBeGreaterThan(0)
     const preview = admin.getByRole('region', { name: copy.previewLabel(subject) })
     await preview.getByText('walker@example.com').waitFor()
+    await expect.poll(() => preview.evaluate((region) => region === document.activeElement)).toBe(true)
     const mail = admin.frameLocator(`iframe[title="${copy.frameTitle}"]`)
     // The preview's document is written first: the click goes to its link, not to a frame still loading.
     await mail.getByRole('link', { name: mailCopy('Kennect').confirmation.button }).waitFor()
