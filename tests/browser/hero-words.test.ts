@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { LOCALES, localePath } from '../../contract/locales'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
+import { resizeTo } from '../support/page'
 
 const WIDTHS = [320, 390, 1280]
 
@@ -22,8 +23,7 @@ describe.skipIf(!chromiumAvailable)("the hero's words", () => {
         const page = await context.newPage()
         await page.goto(`${suite.server.url}${localePath(locale)}`)
         for (const width of WIDTHS) {
-          await page.setViewportSize({ width, height: 900 })
-          expect(await page.evaluate(() => window.innerWidth)).toBe(width)
+          await resizeTo(page, width, 900)
           const problems = await page.evaluate(() => {
             const hero = document.getElementById('hero-heading')?.closest('section')
             if (!hero) return ['no hero']

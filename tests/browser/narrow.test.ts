@@ -11,6 +11,7 @@ import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { joinWithLink } from '../support/page-links'
 import { USER_AGENTS } from '../support/devices'
+import { resizeTo } from '../support/page'
 import { runSql, sameSql } from '../support/team'
 
 /**
@@ -133,7 +134,7 @@ describe.skipIf(!chromiumAvailable)('the page on a narrow phone', () => {
       page = await suite.browser.newPage({ viewport: { width, height: 800 } })
       loaded.set(key, page)
       await page.goto(`${suite.server.url}${localePath(locale)}`)
-    } else await page.setViewportSize({ width, height: 800 })
+    } else await resizeTo(page, width, 800)
     expect(await page.evaluate(() => window.innerWidth)).toBe(width)
     return page
   }

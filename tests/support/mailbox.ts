@@ -52,12 +52,11 @@ export async function localMails(mailDir: string): Promise<ParsedMail[]> {
   return mails
 }
 
-/** The first address a mail is to, in lower case. */
-export const firstRecipient = (mail: ParsedMail): string | undefined =>
-  (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address?.trim().toLowerCase()
-
 /** Every address a mail is to, in lower case. */
 export const recipients = (mail: ParsedMail): string[] =>
   (Array.isArray(mail.to) ? mail.to : [mail.to])
     .flatMap((a) => a?.value ?? [])
     .flatMap((a) => (a.address ? [a.address.trim().toLowerCase()] : []))
+
+/** The first address a mail is to, in lower case. */
+export const firstRecipient = (mail: ParsedMail): string | undefined => recipients(mail)[0]

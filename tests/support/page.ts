@@ -29,6 +29,16 @@ export async function visit(
   return { page, problems }
 }
 
+/**
+ * Makes the window `width` px wide, as a phone turned or a window dragged, and checks the page
+ * sees it: a test that measures a loaded page at several widths resizes rather than loads again.
+ */
+export async function resizeTo(page: Page, width: number, height: number): Promise<void> {
+  await page.setViewportSize({ width, height })
+  const seen = await page.evaluate(() => window.innerWidth)
+  if (seen !== width) throw new Error(`the page is ${seen} px wide after a resize to ${width}`)
+}
+
 /** Collects console errors and warnings and uncaught page errors (hydration mismatches among them). */
 export function watchConsole(page: Page): string[] {
   const problems: string[] = []
