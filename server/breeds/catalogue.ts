@@ -1,16 +1,18 @@
 // The breed catalogue as the server uses it: what a typed name means, and a breed's name in a
 // language. The data is contract/breeds.json (docs/breeds.md), built into dist/ with the server.
-import { type Breed, type BreedCatalogue, breedIndex, breedKey, matchBreed } from '../../contract/breeds.js'
+import { type Breed, type BreedCatalogue, type BreedIndex, breedIndex, breedKey, matchBreed } from '../../contract/breeds.js'
 import data from '../../contract/breeds.json' with { type: 'json' }
 import type { Locale } from '../../contract/locales.js'
 
 const catalogue = data as BreedCatalogue
-const index = breedIndex(catalogue)
+// The names' index is made at the first name read (~35 ms): a command or a start that reads none
+// does not pay for it.
+let index: BreedIndex | undefined
 const byId = new Map<string, Breed>(catalogue.breeds.map((breed) => [breed.id, breed]))
 
 /** A typed name read: the key it is grouped and mapped by, and the catalogue's breed if it knows it. */
 export function readBreedName(typed: string): { key: string; breed: string | null } {
-  return { key: breedKey(typed), breed: matchBreed(index, typed)?.id ?? null }
+  return { key: breedKey(typed), breed: matchBreed((index ??= breedIndex(catalogue)), typed)?.id ?? null }
 }
 
 export const isBreedId = (id: string): boolean => byId.has(id)
