@@ -167,7 +167,7 @@ export async function main(argv: string[]): Promise<number> {
   const config = loadConfig()
   // A copy of the file, not through the store: nothing to migrate or open for writing.
   if (command === 'backup') return runBackup(config, rest, (text) => process.stdout.write(text))
-  const store = await createStore(config, { warn: (_details, message) => process.stderr.write(`${message}\n`) })
+  const store = await createStore(config, { warn: (_details, message) => process.stderr.write(`${message}\n`) }, { readerThread: false })
   try {
     switch (command) {
       case 'count':

@@ -24,7 +24,7 @@ import { createSqliteSuppressions } from './suppressions/sqlite.js'
 import { countryCountsOf, demandOf, everyoneOf, PEOPLE_TALLIES, peopleOf } from './tallies/people.js'
 import { createSqliteTallies } from './tallies/sqlite.js'
 import { createSqliteTeam } from './team/sqlite.js'
-import { StoreUnavailableError, type WaitlistStore } from './types.js'
+import { type StoreOptions, StoreUnavailableError, type WaitlistStore } from './types.js'
 import { createSqliteVisitors } from './visitors/sqlite.js'
 import { createSqliteWebhooks } from './webhooks/sqlite.js'
 
@@ -58,7 +58,7 @@ function open(path: string): Database.Database {
   return db
 }
 
-export async function createSqliteStore(path: string): Promise<WaitlistStore> {
+export async function createSqliteStore(path: string, options: StoreOptions = {}): Promise<WaitlistStore> {
   const db = open(path)
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)')
   await migrate('sqlite', {
@@ -83,10 +83,10 @@ export async function createSqliteStore(path: string): Promise<WaitlistStore> {
     }
   }
   const tallies = createSqliteTallies(db, run)
-  // Reads of a million rows run on a thread of their own (a database in memory has no file to share:
-  // there, on this one); what only the rows can answer is counted when asked while the list is
-  // small, and kept a minute at scale (shared/figure-cache.ts).
-  const reader = path === ':memory:' ? undefined : createSqliteReader(path)
+  // Reads of a million rows run on a thread of their own (a database in memory has no file to share,
+  // and a command asked for none: there, on this one); what only the rows can answer is counted
+  // when asked while the list is small, and kept a minute at scale (shared/figure-cache.ts).
+  const reader = path === ':memory:' || options.readerThread === false ? undefined : createSqliteReader(path)
   // Its thread is started now (90 ms), not by the first ask for figures.
   reader?.all('SELECT 1').catch(() => undefined)
   const read: SqliteRead = reader ? reader.all : (sql, params = {}) => run(() => db.prepare(sql).all(params) as never)
