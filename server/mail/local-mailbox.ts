@@ -1,6 +1,5 @@
 // The mails written to MAIL_DIR when no SMTP server is configured, read back for the admin page:
 // the newest first, and one whole for its preview.
-import { simpleParser } from 'mailparser'
 import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -9,7 +8,12 @@ import type { LocalMail, LocalMailPreview } from '../../contract/admin-api.js'
 /** What the transport names its files (and nothing else in the folder, nor a path). */
 export const LOCAL_MAIL_NAME = /^[\w-]+\.eml$/
 
+/** mailparser (about 190 ms of CPU to load) comes in when the admin page first lists the mails. */
+let parser: Promise<typeof import('mailparser')> | undefined
+
 async function parse(dir: string, name: string) {
+  parser ??= import('mailparser')
+  const { simpleParser } = await parser
   return simpleParser(await readFile(join(dir, name)))
 }
 

@@ -1,18 +1,19 @@
 // Passkeys through @simplewebauthn/server 14: registration and
 // sign-in ceremonies with user verification required, discoverable credentials, and each
 // ceremony's challenge kept in the store for five minutes, used once.
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server'
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { TEAM_TIMES } from '../../contract/team.js'
 import { HttpError } from '../http/errors.js'
 import type { PasskeyRecord } from '../store/types.js'
+
+/**
+ * @simplewebauthn/server and the ASN.1 and X.509 libraries under it (about 270 ms of CPU to load) are
+ * loaded at the first ceremony: a server that no operator signs in to, and every start, goes without.
+ */
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined
+const webauthn = () => (library ??= import('@simplewebauthn/server'))
 
 /**
  * The relying party: SITE_URL's origin and host name when it is set (a deployment must set it),
@@ -46,7 +47,9 @@ export async function registrationOptions(
   rp: { id: string },
   user: { email: string; name: string; userHandle: string; operatorId: number | null; existing: PasskeyRecord[] },
 ) {
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName: `${app.productName} waitlist`,
     rpID: rp.id,
     userName: user.email,
@@ -73,15 +76,19 @@ export async function verifyRegistration(
   const challenge = await app.store.team.takeChallenge(challengeId)
   if (!challenge || challenge.operatorId !== expected.operatorId || !challenge.userHandle)
     throw new HttpError(400, 'invalid_challenge', 'The passkey ceremony expired or was already used: start again')
-  const verified = await verifyRegistrationResponse({
-    response,
-    expectedChallenge: challenge.challenge,
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.id,
-    requireUserVerification: true,
-  }).catch((error: unknown) => {
-    throw new HttpError(400, 'invalid_passkey', `The passkey was not accepted: ${(error as Error).message}`)
-  })
+  const verified = await (
+    await webauthn()
+  )
+    .verifyRegistrationResponse({
+      response,
+      expectedChallenge: challenge.challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+    })
+    .catch((error: unknown) => {
+      throw new HttpError(400, 'invalid_passkey', `The passkey was not accepted: ${(error as Error).message}`)
+    })
   if (!verified.verified) throw new HttpError(400, 'invalid_passkey', 'The passkey was not accepted')
   const { credential } = verified.registrationInfo
   return {
@@ -97,7 +104,7 @@ export async function verifyRegistration(
 
 /** Options for signing in with any passkey of this site (discoverable), and the challenge's id. */
 export async function authenticationOptions(app: FastifyInstance, rp: { id: string }) {
-  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required' })
+  const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required' })
   return { challengeId: await keepChallenge(app, options.challenge, null, null), options }
 }
 
@@ -112,7 +119,9 @@ export async function verifyAuthentication(
   const challenge = await app.store.team.takeChallenge(challengeId)
   if (!challenge) return { ok: false, why: 'expired challenge' }
   try {
-    const verified = await verifyAuthenticationResponse({
+    const verified = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge.challenge,
       expectedOrigin: rp.origin,
