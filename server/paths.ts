@@ -20,3 +20,9 @@ export const visitorDir = join(projectRoot, 'dist', 'visitor')
 export const migrationsDir = (dialect: 'sqlite' | 'postgres') => join(projectRoot, 'db', dialect)
 /** What the build wrote for the server to say in the landing page's slots (server/http/landing-page.ts). */
 export const landingWordsPath = join(projectRoot, 'dist', 'landing.json')
+/**
+ * Node's compile cache for the server's and the command line's modules (server/main.ts): the
+ * project's own, where tools keep their caches, not a temporary folder other users share.
+ * NODE_COMPILE_CACHE, when set, chooses another.
+ */
+export const compileCacheDir = join(projectRoot, 'node_modules', '.cache', 'kennect-compile')

@@ -2,7 +2,7 @@ import type { SignUp, WaitlistStore } from '../store/index.js'
 import { CSV_HEADER, csvLine } from './csv.js'
 
 /**
- * Rows a page, each page a bulk read (on SQLite, on its reader's thread). At a million sign-ups a
+ * Rows a page, each page a bulk read (on SQLite, on the server's reader thread). At a million sign-ups a
  * page of rows not in SQLite's cache takes about 0.15 ms a row (each row looks up its mails, events
  * and suppression): 100 rows keep a page's wait short.
  */

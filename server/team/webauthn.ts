@@ -47,9 +47,8 @@ export async function registrationOptions(
   rp: { id: string },
   user: { email: string; name: string; userHandle: string; operatorId: number | null; existing: PasskeyRecord[] },
 ) {
-  const options = await (
-    await webauthn()
-  ).generateRegistrationOptions({
+  const { generateRegistrationOptions } = await webauthn()
+  const options = await generateRegistrationOptions({
     rpName: `${app.productName} waitlist`,
     rpID: rp.id,
     userName: user.email,
@@ -73,22 +72,20 @@ export async function verifyRegistration(
   response: RegistrationResponseJSON,
   expected: { operatorId: number | null },
 ): Promise<{ passkey: Omit<PasskeyRecord, 'operator_id' | 'created_at' | 'last_used_at' | 'name'>; userHandle: string }> {
+  // The library first: a challenge is used up only by a check that can run.
+  const { verifyRegistrationResponse } = await webauthn()
   const challenge = await app.store.team.takeChallenge(challengeId)
   if (!challenge || challenge.operatorId !== expected.operatorId || !challenge.userHandle)
     throw new HttpError(400, 'invalid_challenge', 'The passkey ceremony expired or was already used: start again')
-  const verified = await (
-    await webauthn()
-  )
-    .verifyRegistrationResponse({
-      response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
-    })
-    .catch((error: unknown) => {
-      throw new HttpError(400, 'invalid_passkey', `The passkey was not accepted: ${(error as Error).message}`)
-    })
+  const verified = await verifyRegistrationResponse({
+    response,
+    expectedChallenge: challenge.challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: true,
+  }).catch((error: unknown) => {
+    throw new HttpError(400, 'invalid_passkey', `The passkey was not accepted: ${(error as Error).message}`)
+  })
   if (!verified.verified) throw new HttpError(400, 'invalid_passkey', 'The passkey was not accepted')
   const { credential } = verified.registrationInfo
   return {
@@ -104,7 +101,8 @@ export async function verifyRegistration(
 
 /** Options for signing in with any passkey of this site (discoverable), and the challenge's id. */
 export async function authenticationOptions(app: FastifyInstance, rp: { id: string }) {
-  const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required' })
+  const { generateAuthenticationOptions } = await webauthn()
+  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required' })
   return { challengeId: await keepChallenge(app, options.challenge, null, null), options }
 }
 
@@ -116,12 +114,12 @@ export async function verifyAuthentication(
   response: AuthenticationResponseJSON,
   passkey: PasskeyRecord,
 ): Promise<{ ok: true; counter: number } | { ok: false; why: string }> {
+  // The library first: a sign-in it could not check is an error, not a failed sign-in.
+  const { verifyAuthenticationResponse } = await webauthn()
   const challenge = await app.store.team.takeChallenge(challengeId)
   if (!challenge) return { ok: false, why: 'expired challenge' }
   try {
-    const verified = await (
-      await webauthn()
-    ).verifyAuthenticationResponse({
+    const verified = await verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge.challenge,
       expectedOrigin: rp.origin,

@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads'
 import { StoreUnavailableError } from '../types.js'
 
-/** A read of rows by SQL: on the reader's thread, or (a database in memory) on this one. */
+/** A read of rows by SQL: on the reader's thread, or (a database in memory, a command) on this one. */
 export type SqliteRead = <T>(sql: string, params?: Record<string, unknown> | unknown[]) => Promise<T[]>
 
 export interface SqliteReader {
