@@ -6,6 +6,7 @@
 // fixed list of headers leaves out List-Unsubscribe-Post.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
+import { lazily } from '../lazy.js'
 
 export interface DkimKey {
   domainName: string
@@ -84,12 +85,11 @@ export function dkimKey(privateKey: string | undefined, selector: string | undef
 }
 
 /** mailauth loads a schema library and a suffix list: only a deployment that signs pays for them. */
-let signer: Promise<typeof import('mailauth/lib/dkim/sign.js')> | undefined
+const signer = lazily(() => import('mailauth/lib/dkim/sign.js'))
 
 /** The message with its DKIM-Signature header in front. */
 export async function signMessage(message: Buffer, key: DkimKey): Promise<Buffer> {
-  signer ??= import('mailauth/lib/dkim/sign.js')
-  const { dkimSign } = await signer
+  const { dkimSign } = await signer()
   const signature = {
     signingDomain: key.domainName,
     selector: key.keySelector,

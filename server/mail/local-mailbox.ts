@@ -4,16 +4,16 @@ import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LocalMail, LocalMailPreview } from '../../contract/admin-api.js'
+import { lazily } from '../lazy.js'
 
 /** What the transport names its files (and nothing else in the folder, nor a path). */
 export const LOCAL_MAIL_NAME = /^[\w-]+\.eml$/
 
 /** mailparser (about 190 ms of CPU to load) comes in when the admin page first lists the mails. */
-let parser: Promise<typeof import('mailparser')> | undefined
+const mailparser = lazily(() => import('mailparser'))
 
 async function parse(dir: string, name: string) {
-  parser ??= import('mailparser')
-  const { simpleParser } = await parser
+  const { simpleParser } = await mailparser()
   return simpleParser(await readFile(join(dir, name)))
 }
 

@@ -6,14 +6,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { TEAM_TIMES } from '../../contract/team.js'
 import { HttpError } from '../http/errors.js'
+import { lazily } from '../lazy.js'
 import type { PasskeyRecord } from '../store/types.js'
 
 /**
  * @simplewebauthn/server and the ASN.1 and X.509 libraries under it (about 270 ms of CPU to load) are
  * loaded at the first ceremony: a server that no operator signs in to, and every start, goes without.
  */
-let library: Promise<typeof import('@simplewebauthn/server')> | undefined
-const webauthn = () => (library ??= import('@simplewebauthn/server'))
+const webauthn = lazily(() => import('@simplewebauthn/server'))
 
 /**
  * The relying party: SITE_URL's origin and host name when it is set (a deployment must set it),

@@ -13,6 +13,14 @@ import { STORES, type StoreKind } from '../support/stores'
 import { joinTeam, runSql, sameSql, teamLinkFor } from '../support/team'
 
 const ADMIN_TOKEN = 'webhook-tests-admin-token-0123456789'
+/** Every server here: private addresses allowed (the receivers are local), retries 50 times sooner. */
+const SERVER_ENV = {
+  ADMIN_TOKEN,
+  WEBHOOK_ALLOW_PRIVATE: '1',
+  WEBHOOK_RETRY_SCALE: '0.02',
+  MAIL_RATE_PER_SECOND: '0',
+  FORM_MIN_SECONDS: '0',
+}
 
 const admin =
   (server: TestServer) =>
@@ -22,6 +30,16 @@ const admin =
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     })
+/** An endpoint for the receiver at `url`, made through the admin API; its secret shown once. */
+async function createEndpoint(
+  server: TestServer,
+  url: string,
+  body: Record<string, unknown>,
+): Promise<WebhookEndpoint & { secret: string }> {
+  const answer = await admin(server)('/webhooks', { method: 'POST', body: { url, ...body } })
+  expect(answer.status, await answer.clone().text()).toBe(201)
+  return (await answer.json()) as WebhookEndpoint & { secret: string }
+}
 const form = (server: TestServer, path: string, body: string) =>
   fetch(`${server.url}${path}`, {
     method: 'POST',
@@ -36,10 +54,7 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
   const receivers: Receiver[] = []
   beforeAll(async () => {
     if (!available) return
-    server = await startServer(
-      { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCALE: '0.02', MAIL_RATE_PER_SECOND: '0', FORM_MIN_SECONDS: '0' },
-      kind,
-    )
+    server = await startServer(SERVER_ENV, kind)
     await joinTeam(server, 'owner@kennect.example', 'owner')
   })
   afterEach(async () => {
@@ -54,9 +69,7 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
   async function endpoint(body: Record<string, unknown>): Promise<WebhookEndpoint & { secret: string }> {
     receiver = await startReceiver()
     receivers.push(receiver)
-    const answer = await admin(server)('/webhooks', { method: 'POST', body: { url: receiver.url, ...body } })
-    expect(answer.status, await answer.clone().text()).toBe(201)
-    const made = (await answer.json()) as WebhookEndpoint & { secret: string }
+    const made = await createEndpoint(server, receiver.url, body)
     receiver.secrets.push(made.secret)
     return made
   }
@@ -394,16 +407,11 @@ describe('a receiver down for 30 s', () => {
   // Both stores under CI; without TEST_DATABASE_URL, SQLite's alone (the layer says so loudly).
   it('keeps every event, then delivers each under its first webhook-id, on each store there is', { timeout: 120_000 }, async () => {
     const outage = async (kind: StoreKind) => {
-      const server = await startServer(
-        { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCALE: '0.02', MAIL_RATE_PER_SECOND: '0' },
-        kind,
-      )
+      const server = await startServer(SERVER_ENV, kind)
       servers.push(server)
       const down = await startReceiver()
       receivers.push(down)
-      const answer = await admin(server)('/webhooks', { method: 'POST', body: { url: down.url, events: ['signup.created'] } })
-      expect(answer.status, `${kind}: ${await answer.clone().text()}`).toBe(201)
-      const made = (await answer.json()) as WebhookEndpoint & { secret: string }
+      const made = await createEndpoint(server, down.url, { events: ['signup.created'] })
       await down.close()
       for (let i = 0; i < 5; i++)
         expect(
