@@ -153,33 +153,44 @@ describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
 
   it('searches once per pause in typing, and an older answer never replaces a newer one', async () => {
     const searches: string[] = []
+    let slowAnswered: Promise<void> | undefined
     const page = await signIn(
       1280,
       async (p) => {
+        await p.clock.install() // time flows until the typing below pauses it
         p.on('request', (request: Request) => {
           const url = new URL(request.url())
           if (url.pathname === '/admin/api/signups' && url.searchParams.has('search')) searches.push(url.searchParams.get('search') ?? '')
         })
-        // The answer for "a" is slow: it arrives after the answer for "ada".
-        await p.route('**/admin/api/signups?*search=a&*', async (route) => {
-          await new Promise((resolve) => setTimeout(resolve, 1500))
-          await route.continue().catch(() => undefined) // aborted by the page meanwhile
+        // The answer for "a" is slow: it would arrive after the answer for "ada".
+        await p.route('**/admin/api/signups?*search=a&*', (route) => {
+          slowAnswered = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => route.continue().catch(() => undefined)) // aborted by the page meanwhile
+          return slowAnswered
         })
       },
       '/signups',
     )
+    await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor()
     const box = page.getByLabel(copy.searchLabel)
+    // The page's clock stands still while three keys are typed, so a busy machine cannot put a
+    // pause between two of them; the search waits for the pause after the last.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1))
     await box.pressSequentially('gra', { delay: 30 })
+    expect(searches).toEqual([])
+    await page.clock.resume()
     await page.getByRole('cell', { name: 'grace@example.com', exact: true }).waitFor()
     await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor({ state: 'detached' })
     expect(searches).toEqual(['gra']) // one request for three keystrokes
+    const slowAsked = page.waitForRequest((request) => new URL(request.url()).searchParams.get('search') === 'a')
     await box.fill('a')
-    await page.waitForTimeout(600) // the slow request for "a" is under way
+    await slowAsked // the slow request for "a" is under way
     await box.fill('ada')
     await page.getByRole('cell', { name: 'grace@example.com', exact: true }).waitFor({ state: 'detached' })
-    await page.waitForTimeout(1500) // the slow answer has had its time
+    await slowAnswered // the slow answer has had its time…
+    await page.waitForTimeout(300) // …and the page its time to show it, were it shown
     const shown = await page.getByRole('cell', { name: /@/ }).allInnerTexts()
     expect(shown.filter((text) => text.includes('@'))).toEqual(['ada@example.com'])
+    expect(searches).toEqual(['gra', 'a', 'ada'])
     await page.context().close()
   })
 })
