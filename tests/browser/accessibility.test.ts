@@ -1,9 +1,9 @@
 // axe-core over the page as a phone and a desktop show it, in the light and the dark scheme, with a
 // toast on screen, and without JavaScript with a message of the no-script form.
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { content } from '../../web/content'
+import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { measureIconContrast } from '../support/contrast'
@@ -33,7 +33,7 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
     // The scheme really is the one asked for: the page's background follows it.
     await expectScheme(page, colorScheme)
     await waitForHydration(page)
-    const results = await new AxeBuilder({ page }).analyze()
+    const results = await axeOn(page).analyze()
     const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
     expect(summary).toEqual([])
     // And with a toast on screen.
@@ -41,7 +41,7 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
     await toasts(page).first().waitFor()
     // Measured once its fade-in has finished, as it is read.
     await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))
-    const withToast = await new AxeBuilder({ page }).analyze()
+    const withToast = await axeOn(page).analyze()
     expect(
       withToast.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(', ')}`),
     ).toEqual([])
@@ -64,7 +64,7 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
   it.each(['light', 'dark'] as const)('finds no violation on the page for an unknown address (%s)', async (colorScheme) => {
     const { page } = await visit(suite.browser, `${suite.server.url}/nope`, { colorScheme, viewport: { width: 390, height: 844 } })
     await page.getByRole('heading', { level: 1, name: content.notFound.heading }).waitFor()
-    const results = await new AxeBuilder({ page }).analyze()
+    const results = await axeOn(page).analyze()
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
     await page.context().close()
   })
@@ -79,7 +79,7 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core)', () => {
       expect(await page.locator('#waitlist-invalid').isVisible()).toBe(true)
       // The scheme is chosen by CSS alone, so it is right from the first paint (no flash).
       await expectScheme(page, colorScheme)
-      const results = await new AxeBuilder({ page }).analyze()
+      const results = await axeOn(page).analyze()
       expect(
         results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(', ')}`),
       ).toEqual([])

@@ -2,10 +2,10 @@
 // narrowed to the people who named one breed (the launch meters and inviters stay everyone's, and
 // saving targets keeps the filter), and the funnel's cohorts narrowed to them while the views,
 // which have no breed, stay everyone's.
-import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminContent } from '../../web/admin/content'
+import { axeOn } from '../support/axe'
 import { chromiumAvailable, launchChromium } from '../support/chromium'
 import { visit, watchConsole } from '../support/page'
 import { profileOf, type TestProfile } from '../support/profile'
@@ -64,7 +64,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breed filters on the admin
       text.split('\t').map((cell) => cell.trim()),
     )
   const axe = async (page: Page) =>
-    (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    (await axeOn(page).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 
   it.skipIf(!available)("narrows the demand map to one breed's people; the launch meters and inviters stay everyone's", async () => {
     const { page, owner, problems } = await open('/demand')

@@ -2,11 +2,11 @@
 // each breed per country against its target, nearest to ready first; filtered to one country and
 // downloaded as CSV; a new default target that makes a country ready; and a typed name the
 // catalogue missed, mapped to its breed, which then counts. It fits a 390 px phone.
-import AxeBuilder from '@axe-core/playwright'
 import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminContent } from '../../web/admin/content'
+import { axeOn } from '../support/axe'
 import { chromiumAvailable, launchChromium } from '../support/chromium'
 import { watchConsole } from '../support/page'
 import { profileOf, type TestProfile } from '../support/profile'
@@ -105,7 +105,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breeds on the admin page o
     // The selects offer what the answer holds, by name.
     expect(await page.getByLabel(copy.breed, { exact: true }).locator('option').allInnerTexts()).toEqual([copy.anyBreed, GSD, LAB])
     expect(await page.getByLabel(copy.country, { exact: true }).locator('option').allInnerTexts()).toEqual([copy.anyCountry, FR, DE])
-    const results = await new AxeBuilder({ page }).analyze()
+    const results = await axeOn(page).analyze()
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
 
     // On a phone the page does not scroll sideways: the table scrolls in its own region.

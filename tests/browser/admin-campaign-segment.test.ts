@@ -1,11 +1,11 @@
 // A campaign's segment in the composer, field by field (contract/segment.ts): a draft made through
 // the API with every field set opens with each control filled, is counted and saved, and comes back
 // as it was; which dogs and ready breeds are set and cleared through their own controls.
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CampaignWritten, Segment } from '../../contract/campaigns'
 import { adminContent } from '../../web/admin/content'
+import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { profileOf, type TestProfile } from '../support/profile'
@@ -100,7 +100,7 @@ describe.skipIf(!chromiumAvailable)('a campaign segment in the composer', () => 
     expect(await page.getByRole('group', { name: copy.sides }).getByRole('checkbox', { checked: true }).count()).toBe(2)
     expect(await page.getByRole('checkbox', { name: copy.readyBreeds }).isChecked()).toBe(true)
     // Every control labelled, each group with its legend: axe finds nothing in the composer.
-    const results = await new AxeBuilder({ page }).include(`form[aria-label="${copy.compose}"]`).analyze()
+    const results = await axeOn(page).include(`form[aria-label="${copy.compose}"]`).analyze()
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
 
     // The two drafts the composer used to save wider than written: counted as written, and kept so.

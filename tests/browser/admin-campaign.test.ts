@@ -2,11 +2,11 @@
 // waiting, compose a campaign for breeders in one country, preview it, send a test, send it, watch
 // its progress bar to the end, and find the mails in the local mailbox, each in its reader's
 // language (English, and German where it was written).
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locale } from '../../contract/locales'
 import { adminContent } from '../../web/admin/content'
+import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { clickAndConfirm } from '../support/page'
@@ -132,7 +132,7 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     expect(await bar.getAttribute('aria-valuetext')).toBe(`100%: ${copy.progress(3, 3)}`)
     await page.getByText(`(${copy.statuses.finished})`).first().waitFor()
     // The view, with its progress bars and preview, passes axe.
-    const results = await new AxeBuilder({ page }).analyze()
+    const results = await axeOn(page).analyze()
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
     await page.getByRole('navigation', { name: adminContent.nav.label }).getByRole('link', { name: adminContent.nav.mail }).click()
 

@@ -2,11 +2,11 @@
 // and runs it: the complaint rate said against the 0.3 % line, the campaign's and each domain's
 // figures, and the suppression list searched, added to and lifted from. A viewer reads the figures
 // and nothing of the list. It fits a 390 px phone.
-import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { percent } from '../../contract/deliverability'
 import { adminContent } from '../../web/admin/content'
+import { axeOn } from '../support/axe'
 import { chromiumAvailable, launchChromium } from '../support/chromium'
 import { outboxSettled } from '../support/outbox'
 import { watchConsole } from '../support/page'
@@ -85,7 +85,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the Deliverability view on $ki
         ['example.com', '4', '4', '0', '0', '1', '1'],
         ['example.org', '2', '1', '1', '0', '0', '0'],
       ])
-      const results = await new AxeBuilder({ page }).analyze()
+      const results = await axeOn(page).analyze()
       expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
 
       // On a phone the page does not scroll sideways: the tables scroll in their own regions.

@@ -2,11 +2,11 @@
 // speaks ISO dates like the table, the numbers behind the chart are a table a screen reader reads,
 // and searching sends one request per pause in typing, whose answer is never overwritten by an
 // older one.
-import AxeBuilder from '@axe-core/playwright'
 import Database from 'better-sqlite3'
 import type { Page, Request } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { adminContent as copy } from '../../web/admin/content'
+import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { row } from '../support/rows'
@@ -74,7 +74,7 @@ describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
       await nav.getByRole('link', { name: view, exact: true }).click()
       await page.getByRole('main', { name: view }).waitFor()
       await page.waitForLoadState('networkidle')
-      const results = await new AxeBuilder({ page }).analyze()
+      const results = await axeOn(page).analyze()
       found.push(...results.violations.map((v) => `${view}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`))
       expect(await page.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(width)
     }

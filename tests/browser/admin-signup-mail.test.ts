@@ -1,10 +1,10 @@
 // A bounce, a complaint and a suppression shown on the sign-up where the team reads the list
 // (docs/decisions/019-suppression.md), on both stores, at 1280 and 390 px: in words beside its
 // status, and nothing beside a sign-up whose mail is fine.
-import AxeBuilder from '@axe-core/playwright'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminContent } from '../../web/admin/content'
+import { axeOn } from '../support/axe'
 import { chromiumAvailable, launchChromium } from '../support/chromium'
 import { watchConsole } from '../support/page'
 import { row } from '../support/rows'
@@ -49,7 +49,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('bounces and complaints on the 
       expect(await seen('flaky@example.com')).not.toContain(words.suppressed)
       for (const word of [words.suppressed, words.mailEvent['hard-bounce'], words.mailEvent.complaint])
         expect(await seen('fine@example.com')).not.toContain(word)
-      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([])
+      expect((await axeOn(page).analyze()).violations.map((v) => v.id)).toEqual([])
       expect(problems).toEqual([])
       await context.close()
     })

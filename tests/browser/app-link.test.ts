@@ -2,12 +2,12 @@
 // Store, an Android phone Google Play (carrying the code), a desktop both; in the sign-up's
 // language, with JavaScript and without, nothing cut at 320 px, and the code there to copy for an
 // app that cannot read the link. A claimed link says the profile is in the app already.
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Platform } from '../../contract/app'
 import type { Locale } from '../../contract/locales'
 import { visitorContent } from '../../web/visitor/content'
+import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { USER_AGENTS } from '../support/devices'
@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable)("an app link's page", () => {
         }
       }
       // (axe runs as a script in the page: with JavaScript on only.)
-      if (javaScriptEnabled) expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([])
+      if (javaScriptEnabled) expect((await axeOn(page).analyze()).violations.map((v) => v.id)).toEqual([])
       expect(problems).toEqual([])
       await page.context().close()
     },
@@ -111,7 +111,7 @@ describe.skipIf(!chromiumAvailable)("an app link's page", () => {
     })
     await page.getByRole('heading', { level: 1 }).waitFor()
     expect(
-      (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      (await axeOn(page).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     ).toEqual([])
     await page.context().close()
   })

@@ -2,12 +2,12 @@
 // taken from that language's catalogue: title, headline and sections in order, the three toasts
 // with their variants and timings, the sign-up stored in its language, the no-script form coming
 // back to its own language, and the switcher a keyboard and a screen reader can use.
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { LOCALES, type Locale, localePath } from '../../contract/locales'
 import { type Content, pageContent } from '../../web/content'
 import { DEFAULT_TOAST_MS, WAITLIST_TOAST_MS } from '../../web/lib/toast-store'
+import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { readToast, visit, waitForHydration } from '../support/page'
@@ -46,7 +46,7 @@ describe.skipIf(!chromiumAvailable)('every language', () => {
       expect(problems).toEqual([])
       // axe on every language, with its rule that a control's name starts with what it shows
       // (WCAG 2.5.3, off by default): a translated label must keep the visible words.
-      const results = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()
+      const results = await axeOn(page, { rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()
       expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
       await page.context().close()
     })

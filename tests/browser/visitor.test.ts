@@ -1,13 +1,13 @@
 // The visitor's own page, reached as a person reaches it: a join, the confirmation mail at a real
 // SMTP server, its link opened in Chromium. Confirm, the profile, the download, stopping e-mails
 // and deleting each do what they say, with JavaScript on and off (the page needs none).
-import AxeBuilder from '@axe-core/playwright'
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailCopy } from '../../server/mail/content'
 import { pageContent } from '../../web/content'
 import { englishVisitorContent as copy, visitorContent } from '../../web/visitor/content'
+import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { visit } from '../support/page'
@@ -151,7 +151,7 @@ describe.skipIf(!chromiumAvailable)("the visitor's page", () => {
     const link = await linkFor(`axe-${width}-${colorScheme}@example.com`)
     const { page } = await visit(suite.browser, `${link}?done=saved`, { viewport: { width, height: 900 }, colorScheme })
     const violations = async () =>
-      (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+      (await axeOn(page).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
     expect(await violations()).toEqual([])
     await page.getByRole('button', { name: copy.remove.button }).click()
     await page.getByRole('heading', { level: 1, name: copy.remove.confirmHeading }).waitFor()

@@ -1,9 +1,9 @@
 // Webhooks on the admin page, as an owner sets one up: the endpoint added with its events, the
 // secret shown once and verifying what the receiver gets, a test event, the delivery log, a
 // failed delivery sent again, and the view passing axe at 390 px.
-import AxeBuilder from '@axe-core/playwright'
 import { afterEach, describe, expect, it } from 'vitest'
 import { adminContent } from '../../web/admin/content'
+import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { startReceiver, type Receiver } from '../support/receiver'
@@ -65,7 +65,7 @@ describe.skipIf(!chromiumAvailable)('webhooks on the admin page', () => {
     const [first, again] = receiver.received.filter((r) => r.type === 'signup.created')
     expect(again?.id).toBe(first?.id) // the same webhook-id
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
-    const results = await new AxeBuilder({ page }).analyze()
+    const results = await axeOn(page).analyze()
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
     await context.close()
   })
