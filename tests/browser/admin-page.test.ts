@@ -6,6 +6,7 @@ import Database from 'better-sqlite3'
 import type { Page, Request } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { adminContent as copy } from '../../web/admin/content'
+import { SEARCH_PAUSE_MS } from '../../web/admin/hooks'
 import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
@@ -153,40 +154,53 @@ describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
 
   it('searches once per pause in typing, and an older answer never replaces a newer one', async () => {
     const searches: string[] = []
-    let slowAnswered: Promise<void> | undefined
+    // The answer for "a" is slow: held until the answer for "ada" is on screen.
+    let answerSlow = (): void => {}
+    let slowAnswered = (): void => {}
+    const slowDone = new Promise<void>((resolve) => (slowAnswered = resolve))
     const page = await signIn(
       1280,
       async (p) => {
-        await p.clock.install() // time flows until the typing below pauses it
+        await p.clock.install() // the page's timers under the test's hand once paused below
         p.on('request', (request: Request) => {
           const url = new URL(request.url())
           if (url.pathname === '/admin/api/signups' && url.searchParams.has('search')) searches.push(url.searchParams.get('search') ?? '')
         })
-        // The answer for "a" is slow: it would arrive after the answer for "ada".
-        await p.route('**/admin/api/signups?*search=a&*', (route) => {
-          slowAnswered = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => route.continue().catch(() => undefined)) // aborted by the page meanwhile
-          return slowAnswered
-        })
+        await p.route(
+          (url) => url.pathname === '/admin/api/signups' && url.searchParams.get('search') === 'a',
+          async (route) => {
+            await new Promise<void>((resolve) => (answerSlow = resolve))
+            await route.continue().catch(() => undefined) // aborted by the page meanwhile
+            slowAnswered()
+          },
+        )
       },
       '/signups',
     )
     await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor()
     const box = page.getByLabel(copy.searchLabel)
-    // The page's clock stands still while three keys are typed, so a busy machine cannot put a
-    // pause between two of them; the search waits for the pause after the last.
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 5_000)) // (a moment ahead: the page's clock runs meanwhile)
-    await box.pressSequentially('gra', { delay: 30 })
+    // Three keys, each less than the pause after the one before, on the page's own clock (a busy
+    // machine cannot stretch it); the search goes out once the pause after the last has passed.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 5_000)) // (ahead of the page's clock, which runs meanwhile)
+    for (const key of 'gra') {
+      await box.press(key)
+      await page.clock.runFor(SEARCH_PAUSE_MS - 1)
+    }
     expect(searches).toEqual([])
-    await page.clock.resume()
+    await page.clock.runFor(1)
     await page.getByRole('cell', { name: 'grace@example.com', exact: true }).waitFor()
     await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor({ state: 'detached' })
     expect(searches).toEqual(['gra']) // one request for three keystrokes
     const slowAsked = page.waitForRequest((request) => new URL(request.url()).searchParams.get('search') === 'a')
     await box.fill('a')
+    await page.clock.runFor(SEARCH_PAUSE_MS)
     await slowAsked // the slow request for "a" is under way
     await box.fill('ada')
+    await page.clock.runFor(SEARCH_PAUSE_MS)
     await page.getByRole('cell', { name: 'grace@example.com', exact: true }).waitFor({ state: 'detached' })
-    await slowAnswered // the slow answer has had its time…
+    answerSlow()
+    await slowDone // the slow answer has had its turn…
+    await page.clock.runFor(1_000)
     await page.waitForTimeout(300) // …and the page its time to show it, were it shown
     const shown = await page.getByRole('cell', { name: /@/ }).allInnerTexts()
     expect(shown.filter((text) => text.includes('@'))).toEqual(['ada@example.com'])

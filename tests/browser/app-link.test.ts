@@ -110,9 +110,7 @@ describe.skipIf(!chromiumAvailable)("an app link's page", () => {
       colorScheme,
     })
     await page.getByRole('heading', { level: 1 }).waitFor()
-    expect(
-      (await axeOn(page).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    ).toEqual([])
+    expect((await axeOn(page).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
     await page.context().close()
   })
 

@@ -28,7 +28,7 @@ export function useLoaded<T>(load: (api: AdminApi) => Promise<T>): { data: T | n
 }
 
 /** How long a search box waits after the last key before it asks. */
-const SEARCH_PAUSE_MS = 250
+export const SEARCH_PAUSE_MS = 250
 
 /**
  * A list that follows a search box: loaded at once when the view opens and after `reload()` (a
