@@ -16,9 +16,53 @@ const ARGS = [
 ]
 
 /**
+ * Chromium 156 gives every browser window (Playwright opens one for each context) the address
+ * bar's drop-down as two WebUI pages, chrome://omnibox-popup.top-chrome/, loaded at once in a
+ * renderer process of their own even though a headless window never shows them. Here that cost
+ * about 1 s of CPU per new page, more than a test's own page: a new page and a first navigation
+ * took 850 and 430 ms of CPU with them, 350 and 120 ms without. These two features make them.
+ */
+const UNSHOWN_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']
+
+const FLAG = '--disable-features='
+
+/**
+ * Chromium keeps only the last `--disable-features` of its command line, and Playwright passes
+ * one of its own (features it needs off: paint holding, HTTPS upgrades, storage partitioning…).
+ * A list of ours would silently turn those back on, so ours is Playwright's list and the two
+ * above. Playwright's list is read from what Playwright itself would launch: a launch of
+ * `/bin/false` fails at once and its error quotes the whole command line. If that text ever
+ * changes, this fails loudly rather than drop Playwright's list.
+ */
+async function readPlaywrightDisabledFeatures(): Promise<string[]> {
+  const failed = await chromium.launch({ executablePath: '/bin/false', headless: true, args: ARGS }).then(
+    async (browser) => {
+      await browser.close()
+      return undefined
+    },
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  )
+  const line = failed?.split('\n').find((text) => text.startsWith('<launching> '))
+  if (line === undefined) throw new Error(`no <launching> line in Playwright's launch error: ${failed}`)
+  const flags = line.split(' ').filter((arg) => arg.startsWith(FLAG))
+  if (flags.length !== 1) throw new Error(`expected one ${FLAG} in Playwright's launch: ${line}`)
+  return flags[0]!.slice(FLAG.length).split(',').filter(Boolean)
+}
+
+let launchArgs: Promise<string[]> | undefined
+
+function argsForLaunch(): Promise<string[]> {
+  launchArgs ??= readPlaywrightDisabledFeatures().then((playwrights) => [
+    ...ARGS,
+    FLAG + [...new Set([...playwrights, ...UNSHOWN_FEATURES])].join(','),
+  ])
+  return launchArgs
+}
+
+/**
  * A headless Chromium. Playwright gives each launch a new, empty temporary profile and deletes it
  * on close; each test opens its own context (cookies, storage, JavaScript on or off, media).
  */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS })
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: await argsForLaunch() })
 }
