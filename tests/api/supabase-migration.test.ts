@@ -17,14 +17,16 @@ describe.skipIf(!postgresAvailable)('Supabase migration (db/supabase)', () => {
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: TEST_DATABASE_URL })
     await admin.connect()
-    // The roles of a Supabase project (cluster-wide, so created once and kept).
+    // The roles of a Supabase project (cluster-wide, so created once and kept). .ci/run's two
+    // Node lines may create one at the same moment: the later is told it exists (42710) or, when
+    // the two commit together, that its name is taken (23505); either way the role is there.
     for (const [role, extra] of [
       ['anon', ''],
       ['authenticated', ''],
       ['service_role', ' BYPASSRLS'],
     ]) {
       await admin.query(
-        `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${role}') THEN CREATE ROLE ${role} NOLOGIN${extra}; END IF; END $$`,
+        `DO $$ BEGIN CREATE ROLE ${role} NOLOGIN${extra}; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`,
       )
     }
     await admin.query(`CREATE DATABASE ${name}`)
