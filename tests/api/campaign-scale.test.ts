@@ -56,7 +56,10 @@ describe('a campaign to 10,000 recipients', () => {
     const running = await server({ ...db.env, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '0' })
     const { recipients } = await sendToAll(running.url, 'Ten thousand')
     expect(recipients).toBe(10_000)
-    await smtp.waitFor(10_000, 150_000)
+    // Correctness at scale, not speed (bench/mail.ts measures that): alone here the 10,000 take
+    // about 45 s; beside another layer on two cores (as .ci/run runs the Node lines) they once
+    // took more than 150 s, so the wait is generous.
+    await smtp.waitFor(10_000, 300_000)
     await new Promise((resolve) => setTimeout(resolve, 1_000)) // nothing more may come
     const counts = new Map<string, number>()
     for (const mail of smtp.received) counts.set(mail.to, (counts.get(mail.to) ?? 0) + 1)
@@ -64,7 +67,7 @@ describe('a campaign to 10,000 recipients', () => {
     expect([...counts.values()].every((n) => n === 1)).toBe(true)
     expect(people.confirmed.every((email) => counts.has(email))).toBe(true)
     expect([...people.unconfirmed, ...people.unsubscribed].filter((email) => counts.has(email))).toEqual([])
-  }, 180_000)
+  }, 330_000)
 })
 
 describe.each(STORES)('the pace on $kind', ({ kind, available }) => {
