@@ -212,10 +212,13 @@ describe('backups', () => {
   })
 
   it('sends a PostgreSQL operator to pg_dump', () => {
-    const answer = waitlist({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, 'backup', join(tmpdir(), 'never.db'))
+    // A folder of its own: .ci/run's two Node lines may run this at once.
+    const dir = mkdtempSync(join(tmpdir(), 'kennect-backup-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const answer = waitlist({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, 'backup', join(dir, 'never.db'))
     expect(answer.code).not.toBe(0)
     expect(answer.err).toContain('pg_dump')
-    expect(existsSync(join(tmpdir(), 'never.db'))).toBe(false)
+    expect(existsSync(join(dir, 'never.db'))).toBe(false)
   })
 
   it.skipIf(!postgresAvailable)(

@@ -18,8 +18,9 @@ describe.skipIf(!postgresAvailable)('Supabase migration (db/supabase)', () => {
     admin = new pg.Client({ connectionString: TEST_DATABASE_URL })
     await admin.connect()
     // The roles of a Supabase project (cluster-wide, so created once and kept). .ci/run's two
-    // Node lines may create one at the same moment: the later is told it exists (42710) or, when
-    // the two commit together, that its name is taken (23505); either way the role is there.
+    // Node lines may create one at the same moment: the later is told it exists (42710), or, when
+    // it waited on the other's uncommitted row, that its name is taken once that commits (23505);
+    // either way the role is there.
     for (const [role, extra] of [
       ['anon', ''],
       ['authenticated', ''],
