@@ -3,7 +3,7 @@
 // features it turns off still reaches Chromium beside ours (Chromium keeps only the last list).
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { chromiumAvailable, DISABLE_FEATURES, launchChromium, UNSHOWN_FEATURES } from '../support/chromium'
 
 /** The command lines of this process's children that are Chromium, by PID. */
 function chromiumChildren(): Map<string, string[]> {
@@ -31,10 +31,10 @@ describe.skipIf(!chromiumAvailable)('the tests’ Chromium', () => {
       expect(launched).toHaveLength(1)
       // Playwright's list, then ours: Chromium reads the last, which must hold all of the first.
       const [playwrights, ours] = launched[0]![1]
-        .filter((arg) => arg.startsWith('--disable-features='))
-        .map((arg) => arg.slice('--disable-features='.length).split(','))
+        .filter((arg) => arg.startsWith(DISABLE_FEATURES))
+        .map((arg) => arg.slice(DISABLE_FEATURES.length).split(','))
       expect(playwrights).toContain('PaintHolding')
-      expect(new Set(ours)).toEqual(new Set([...playwrights!, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']))
+      expect(new Set(ours)).toEqual(new Set([...playwrights!, ...UNSHOWN_FEATURES]))
 
       const context = await browser.newContext()
       const page = await context.newPage()

@@ -22,9 +22,10 @@ const ARGS = [
  * about 1 s of CPU per new page, more than a test's own page: a new page and a first navigation
  * took 850 and 430 ms of CPU with them, 350 and 120 ms without. These two features make them.
  */
-const UNSHOWN_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']
+export const UNSHOWN_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']
 
-const FLAG = '--disable-features='
+/** The switch whose last list Chromium keeps. */
+export const DISABLE_FEATURES = '--disable-features='
 
 /**
  * Chromium keeps only the last `--disable-features` of its command line, and Playwright passes
@@ -44,9 +45,9 @@ async function readPlaywrightDisabledFeatures(): Promise<string[]> {
   )
   const line = failed?.split('\n').find((text) => text.startsWith('<launching> '))
   if (line === undefined) throw new Error(`no <launching> line in Playwright's launch error: ${failed}`)
-  const flags = line.split(' ').filter((arg) => arg.startsWith(FLAG))
-  if (flags.length !== 1) throw new Error(`expected one ${FLAG} in Playwright's launch: ${line}`)
-  return flags[0]!.slice(FLAG.length).split(',').filter(Boolean)
+  const flags = line.split(' ').filter((arg) => arg.startsWith(DISABLE_FEATURES))
+  if (flags.length !== 1) throw new Error(`expected one ${DISABLE_FEATURES} in Playwright's launch: ${line}`)
+  return flags[0]!.slice(DISABLE_FEATURES.length).split(',').filter(Boolean)
 }
 
 let launchArgs: Promise<string[]> | undefined
@@ -54,7 +55,7 @@ let launchArgs: Promise<string[]> | undefined
 function argsForLaunch(): Promise<string[]> {
   launchArgs ??= readPlaywrightDisabledFeatures().then((playwrights) => [
     ...ARGS,
-    FLAG + [...new Set([...playwrights, ...UNSHOWN_FEATURES])].join(','),
+    DISABLE_FEATURES + [...new Set([...playwrights, ...UNSHOWN_FEATURES])].join(','),
   ])
   return launchArgs
 }
