@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLI, runCli } from '../support/process'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { startSmtp, type TestSmtp } from '../support/smtp'
@@ -16,7 +17,6 @@ import { STORES } from '../support/stores'
 import { profileOf, type TestProfile } from '../support/profile'
 import { SEGMENT } from '../../contract/segment'
 
-const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
 const run = promisify(execFile)
 
 const PEOPLE: [string, TestProfile | null, boolean][] = [
@@ -54,15 +54,7 @@ describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }
     rmSync(dir, { recursive: true, force: true })
   })
 
-  const cli = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } })
-      return { code: 0, stdout, stderr }
-    } catch (error) {
-      const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string }
-      return { code, stdout, stderr }
-    }
-  }
+  const cli = (...args: string[]) => runCli(env, ...args)
 
   it.skipIf(!available)('prints the demand map', async () => {
     const { code, stdout } = await cli('segments')

@@ -10,11 +10,11 @@ import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { localMails } from '../support/mailbox'
 import { pageTokenFor } from '../support/page-links'
+import { CLI } from '../support/process'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 
-const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
 const run = promisify(execFile)
 const SITE_URL = 'https://kennect.example'
 const APP_STORE_URL = 'https://apps.apple.com/app/kennect/id6400000000'

@@ -1,20 +1,16 @@
 // The operators' command line (dist/server/operators/cli.js, what `npm run waitlist` runs) against a real
 // store of each kind.
-import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../server/config'
 import { createStore, type WaitlistStore } from '../../server/store/index'
+import { runCli } from '../support/process'
 import { freshDatabase } from '../support/server'
 import { STORES } from '../support/stores'
 import { row } from '../support/rows'
 import { hashToken } from '../../server/secrets'
-
-const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
-const run = promisify(execFile)
 
 describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
   let env: Record<string, string>
@@ -38,15 +34,7 @@ describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  const cli = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } })
-      return { code: 0, stdout, stderr }
-    } catch (error) {
-      const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string }
-      return { code, stdout, stderr }
-    }
-  }
+  const cli = (...args: string[]) => runCli(env, ...args)
 
   it.skipIf(!available)('counts, also since a date', async () => {
     expect(await cli('count')).toMatchObject({ code: 0, stdout: '3\n' })

@@ -12,11 +12,10 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../server/config'
 import { pageTokenFor } from '../support/page-links'
-import { runToExit } from '../support/process'
+import { CLI, runToExit } from '../support/process'
 import { startServer, type TestServer } from '../support/server'
 import { startSmtp, type TestSmtp } from '../support/smtp'
 
-const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
 const run = promisify(execFile)
 const MAIL_FROM = 'Kennect <hello@kennect.test>'
 const pemOf = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }).toString()

@@ -10,12 +10,12 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Suppression } from '../../contract/mail-events'
 import { pageTokenFor } from '../support/page-links'
+import { CLI } from '../support/process'
 import { dsnFor } from '../support/reports'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { runSql, sameSql } from '../support/team'
 
-const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
 const ADMIN_TOKEN = 'admin-token-for-the-inbound-tests-0123'
 const RETURN_PATH = 'bounces+{id}@kennect.test'
 

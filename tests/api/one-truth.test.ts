@@ -15,6 +15,7 @@ import type { Segments } from '../../contract/campaigns'
 import type { Deliverability } from '../../contract/deliverability'
 import { confirmOnPage, joinWithLink, pageTokenFor } from '../support/page-links'
 import { outboxSettled } from '../support/outbox'
+import { CLI } from '../support/process'
 import { dsnFor } from '../support/reports'
 import { profileOf, type TestProfile } from '../support/profile'
 import { row } from '../support/rows'
@@ -23,7 +24,6 @@ import { STORES } from '../support/stores'
 import { runSql, sameSql } from '../support/team'
 
 const ADMIN_TOKEN = 'admin-token-for-the-one-truth-tests-0123'
-const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
 const RETURN_PATH = 'bounces+{id}@kennect.test'
 const POSTMARK = 'kennect:postmark-password-0123'
 

@@ -1,12 +1,32 @@
 // The real entry point (dist/server/main.js, what `npm start` runs) as a child process.
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import type { Env } from '../../server/config'
 
 export const MAIN = join(process.cwd(), 'dist', 'server', 'main.js')
+/** The operators' command line as built (what `npm run waitlist` runs). */
+export const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs one command of the command line with only PATH and `env`, and answers how it ended, a failure too. */
+export async function runCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const { code, stdout, stderr } = error as CliResult
+    return { code, stdout, stderr }
+  }
+}
 
 export interface ServerProcess {
   url: string
