@@ -3,11 +3,11 @@
 import { type FormEvent, useState } from 'react'
 import { type BreedTargets, MAX_BREED_TARGET } from '../../../../contract/breed-meters'
 import { Button } from '../../../components/ui/button'
-import { Input } from '../../../components/ui/input'
 import type { AdminApi } from '../../api'
 import { adminContent } from '../../content'
 import { useAction, useLoaded } from '../../hooks'
 import { ActionOutcome } from '../../outcome'
+import { asTyped, TargetInput } from '../../target-input'
 import { useAdmin } from '../../session'
 
 const copy = adminContent.breeds
@@ -24,38 +24,28 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: BreedTarge
 
   function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    // Sent as typed (numbers where they are numbers): the server names whatever is wrong.
-    const value = (text: string) => (text.trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text)
-    const body = { default: { studs: value(fallback.studs), dams: value(fallback.dams) }, breeds: targets.breeds }
+    const body = { default: { studs: asTyped(fallback.studs), dams: asTyped(fallback.dams) }, breeds: targets.breeds }
     void act.act(async () => void (await api.setBreedTargets(body as BreedTargets)), copy.saved)
   }
-
-  const numberInput = (id: string, label: string, value: string, onChange: (value: string) => void) => (
-    <div className="w-28">
-      <label htmlFor={id} className="block text-xs text-stone-700">
-        {label}
-      </label>
-      <Input
-        id={id}
-        type="number"
-        inputMode="numeric"
-        min={0}
-        max={MAX_BREED_TARGET}
-        step={1}
-        required
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className="mt-1"
-      />
-    </div>
-  )
 
   return (
     <form onSubmit={save}>
       <fieldset className="mt-3 flex flex-wrap items-end gap-3">
         <legend className="mb-1 text-sm font-medium text-stone-800">{copy.defaultRow}</legend>
-        {numberInput('breed-target-studs', copy.studs, fallback.studs, (studs) => setFallback({ ...fallback, studs }))}
-        {numberInput('breed-target-dams', copy.dams, fallback.dams, (dams) => setFallback({ ...fallback, dams }))}
+        <TargetInput
+          id="breed-target-studs"
+          label={copy.studs}
+          value={fallback.studs}
+          max={MAX_BREED_TARGET}
+          onChange={(studs) => setFallback({ ...fallback, studs })}
+        />
+        <TargetInput
+          id="breed-target-dams"
+          label={copy.dams}
+          value={fallback.dams}
+          max={MAX_BREED_TARGET}
+          onChange={(dams) => setFallback({ ...fallback, dams })}
+        />
       </fieldset>
       {own > 0 ? <p className="mt-3 text-sm text-stone-700">{copy.ownTargets(own)}</p> : null}
       <Button type="submit" className="mt-4">

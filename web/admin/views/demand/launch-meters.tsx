@@ -11,6 +11,7 @@ import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
 import { useAction } from '../../hooks'
 import { ActionOutcome } from '../../outcome'
+import { asTyped, TargetInput } from '../../target-input'
 
 const launch = adminContent.launch
 const number = (n: number) => n.toLocaleString('en')
@@ -45,36 +46,14 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: LaunchTarg
 
   function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    // Sent as typed (numbers where they are numbers): the server names whatever is wrong.
-    const value = (text: string) => (text.trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text)
     const body = {
-      default: { breeders: value(fallback.breeders), owners: value(fallback.owners) },
+      default: { breeders: asTyped(fallback.breeders), owners: asTyped(fallback.owners) },
       countries: Object.fromEntries(
-        rows.map((row) => [row.country.trim().toUpperCase(), { breeders: value(row.breeders), owners: value(row.owners) }]),
+        rows.map((row) => [row.country.trim().toUpperCase(), { breeders: asTyped(row.breeders), owners: asTyped(row.owners) }]),
       ),
     }
     void act.act(async () => void (await api.setLaunchTargets(body as LaunchTargets)), launch.saved)
   }
-
-  const numberInput = (id: string, label: string, value: string, onChange: (value: string) => void) => (
-    <div className="w-28">
-      <label htmlFor={id} className="block text-xs text-stone-700">
-        {label}
-      </label>
-      <Input
-        id={id}
-        type="number"
-        inputMode="numeric"
-        min={0}
-        max={MAX_LAUNCH_TARGET}
-        step={1}
-        required
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className="mt-1"
-      />
-    </div>
-  )
 
   return (
     <form onSubmit={save} aria-labelledby="targets-heading" className="min-w-0 rounded-xl border border-stone-200 p-4">
@@ -84,8 +63,20 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: LaunchTarg
       <p className="mt-1 text-sm text-stone-700">{launch.targetsIntro}</p>
       <fieldset className="mt-3 flex flex-wrap items-end gap-3">
         <legend className="mb-1 text-sm font-medium text-stone-800">{launch.defaultRow}</legend>
-        {numberInput('target-default-breeders', launch.breeders, fallback.breeders, (breeders) => setFallback({ ...fallback, breeders }))}
-        {numberInput('target-default-owners', launch.owners, fallback.owners, (owners) => setFallback({ ...fallback, owners }))}
+        <TargetInput
+          id="target-default-breeders"
+          label={launch.breeders}
+          value={fallback.breeders}
+          max={MAX_LAUNCH_TARGET}
+          onChange={(breeders) => setFallback({ ...fallback, breeders })}
+        />
+        <TargetInput
+          id="target-default-owners"
+          label={launch.owners}
+          value={fallback.owners}
+          max={MAX_LAUNCH_TARGET}
+          onChange={(owners) => setFallback({ ...fallback, owners })}
+        />
       </fieldset>
       {rows.map((row) => (
         <fieldset key={row.key} className="mt-3 flex flex-wrap items-end gap-3 border-t border-stone-200 pt-3">
@@ -105,8 +96,20 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: LaunchTarg
               className="mt-1 uppercase"
             />
           </div>
-          {numberInput(`target-${row.key}-breeders`, launch.breeders, row.breeders, (v) => update(row.key, 'breeders', v))}
-          {numberInput(`target-${row.key}-owners`, launch.owners, row.owners, (v) => update(row.key, 'owners', v))}
+          <TargetInput
+            id={`target-${row.key}-breeders`}
+            label={launch.breeders}
+            value={row.breeders}
+            max={MAX_LAUNCH_TARGET}
+            onChange={(v) => update(row.key, 'breeders', v)}
+          />
+          <TargetInput
+            id={`target-${row.key}-owners`}
+            label={launch.owners}
+            value={row.owners}
+            max={MAX_LAUNCH_TARGET}
+            onChange={(v) => update(row.key, 'owners', v)}
+          />
           <Button variant="outline" size="sm" onClick={() => setRows((current) => current.filter((r) => r.key !== row.key))}>
             {launch.removeCountry(row.country)}
           </Button>
