@@ -13,6 +13,7 @@ import { useAdmin } from '../../session'
 const copy = adminContent.breeds
 
 const loadTargets = (api: AdminApi) => api.breedTargets()
+const SIDES = ['studs', 'dams'] as const
 
 /**
  * The form, made again when the saved targets change; its outcome is kept by the panel, which a
@@ -32,20 +33,16 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: BreedTarge
     <form onSubmit={save}>
       <fieldset className="mt-3 flex flex-wrap items-end gap-3">
         <legend className="mb-1 text-sm font-medium text-stone-800">{copy.defaultRow}</legend>
-        <TargetInput
-          id="breed-target-studs"
-          label={copy.studs}
-          value={fallback.studs}
-          max={MAX_BREED_TARGET}
-          onChange={(studs) => setFallback({ ...fallback, studs })}
-        />
-        <TargetInput
-          id="breed-target-dams"
-          label={copy.dams}
-          value={fallback.dams}
-          max={MAX_BREED_TARGET}
-          onChange={(dams) => setFallback({ ...fallback, dams })}
-        />
+        {SIDES.map((side) => (
+          <TargetInput
+            key={side}
+            id={`breed-target-${side}`}
+            label={copy[side]}
+            value={fallback[side]}
+            max={MAX_BREED_TARGET}
+            onChange={(typed) => setFallback({ ...fallback, [side]: typed })}
+          />
+        ))}
       </fieldset>
       {own > 0 ? <p className="mt-3 text-sm text-stone-700">{copy.ownTargets(own)}</p> : null}
       <Button type="submit" className="mt-4">

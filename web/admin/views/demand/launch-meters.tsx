@@ -14,6 +14,8 @@ import { ActionOutcome } from '../../outcome'
 import { asTyped, TargetInput } from '../../target-input'
 
 const launch = adminContent.launch
+/** The two numbers of a country's target, in the form's order. */
+const KINDS = ['breeders', 'owners'] as const
 const number = (n: number) => n.toLocaleString('en')
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
 const countryName = (code: string) => countryNames.of(code) ?? code
@@ -63,20 +65,16 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: LaunchTarg
       <p className="mt-1 text-sm text-stone-700">{launch.targetsIntro}</p>
       <fieldset className="mt-3 flex flex-wrap items-end gap-3">
         <legend className="mb-1 text-sm font-medium text-stone-800">{launch.defaultRow}</legend>
-        <TargetInput
-          id="target-default-breeders"
-          label={launch.breeders}
-          value={fallback.breeders}
-          max={MAX_LAUNCH_TARGET}
-          onChange={(breeders) => setFallback({ ...fallback, breeders })}
-        />
-        <TargetInput
-          id="target-default-owners"
-          label={launch.owners}
-          value={fallback.owners}
-          max={MAX_LAUNCH_TARGET}
-          onChange={(owners) => setFallback({ ...fallback, owners })}
-        />
+        {KINDS.map((kind) => (
+          <TargetInput
+            key={kind}
+            id={`target-default-${kind}`}
+            label={launch[kind]}
+            value={fallback[kind]}
+            max={MAX_LAUNCH_TARGET}
+            onChange={(typed) => setFallback({ ...fallback, [kind]: typed })}
+          />
+        ))}
       </fieldset>
       {rows.map((row) => (
         <fieldset key={row.key} className="mt-3 flex flex-wrap items-end gap-3 border-t border-stone-200 pt-3">
@@ -96,20 +94,16 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: LaunchTarg
               className="mt-1 uppercase"
             />
           </div>
-          <TargetInput
-            id={`target-${row.key}-breeders`}
-            label={launch.breeders}
-            value={row.breeders}
-            max={MAX_LAUNCH_TARGET}
-            onChange={(v) => update(row.key, 'breeders', v)}
-          />
-          <TargetInput
-            id={`target-${row.key}-owners`}
-            label={launch.owners}
-            value={row.owners}
-            max={MAX_LAUNCH_TARGET}
-            onChange={(v) => update(row.key, 'owners', v)}
-          />
+          {KINDS.map((kind) => (
+            <TargetInput
+              key={kind}
+              id={`target-${row.key}-${kind}`}
+              label={launch[kind]}
+              value={row[kind]}
+              max={MAX_LAUNCH_TARGET}
+              onChange={(typed) => update(row.key, kind, typed)}
+            />
+          ))}
           <Button variant="outline" size="sm" onClick={() => setRows((current) => current.filter((r) => r.key !== row.key))}>
             {launch.removeCountry(row.country)}
           </Button>
