@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { checkNodeVersion } from '../../scripts/node-version.mjs'
+import { runCli } from '../support/process'
 
 const dir = mkdtempSync(join(tmpdir(), 'kennect-runtime-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -118,14 +119,18 @@ describe('the command line ending on its own', () => {
   it('campaign create --dry-run exits 0, five times in a row', async () => {
     const markdown = join(dir, 'm.md')
     writeFileSync(markdown, 'Hello from Kennect.\n')
-    const env = { PATH: process.env.PATH, SQLITE_PATH: join(dir, 'dry-run.db') }
-    const cli = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
     for (let run = 0; run < 5; run++) {
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [cli, 'campaign', 'create', '--subject', 'Hello', '--markdown-file', markdown, '--dry-run'],
-        { env },
+      const { code, stdout, stderr } = await runCli(
+        { SQLITE_PATH: join(dir, 'dry-run.db') },
+        'campaign',
+        'create',
+        '--subject',
+        'Hello',
+        '--markdown-file',
+        markdown,
+        '--dry-run',
       )
+      expect(code, stderr).toBe(0)
       expect(stdout).toContain('dry run')
     }
   })

@@ -1,4 +1,5 @@
-// The real entry point (dist/server/main.js, what `npm start` runs) as a child process.
+// The real entry points as child processes: the server (dist/server/main.js, what `npm start` runs)
+// and the operators' command line (dist/server/operators/cli.js, what `npm run waitlist` runs).
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync } from 'node:fs'
@@ -18,9 +19,11 @@ export interface CliResult {
 }
 
 /** Runs one command of the command line with only PATH and `env`, and answers how it ended, a failure too. */
+const run = promisify(execFile)
+
 export async function runCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } })
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const { code, stdout, stderr } = error as CliResult

@@ -13,6 +13,7 @@ import { useAdmin } from '../../session'
 const copy = adminContent.breeds
 
 const loadTargets = (api: AdminApi) => api.breedTargets()
+/** The two numbers of the default target, in the form's order. */
 const SIDES = ['studs', 'dams'] as const
 
 /**
