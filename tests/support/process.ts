@@ -18,9 +18,9 @@ export interface CliResult {
   stderr: string
 }
 
-/** Runs one command of the command line with only PATH and `env`, and answers how it ended, a failure too. */
 const run = promisify(execFile)
 
+/** Runs one command of the command line with only PATH and `env`, and answers how it ended, a failure too. */
 export async function runCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } })
