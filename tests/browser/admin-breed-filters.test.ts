@@ -2,15 +2,15 @@
 // narrowed to the people who named one breed (the launch meters and inviters stay everyone's, and
 // saving targets keeps the filter), and the funnel's cohorts narrowed to them while the views,
 // which have no breed, stay everyone's.
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { adminContent } from '../../web/admin/content'
 import { axeOn } from '../support/axe'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { chromiumAvailable } from '../support/chromium'
+import { useServerAndBrowser } from '../support/browser-suite'
 import { visit, watchConsole } from '../support/page'
 import { profileOf, type TestProfile } from '../support/profile'
 import { row } from '../support/rows'
-import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { asOperator, ownerIn, type TestOperator } from '../support/team'
 
@@ -29,33 +29,31 @@ const PEOPLE: [string, TestProfile][] = [
 ]
 
 describe.skipIf(!chromiumAvailable).each(STORES)('the breed filters on the admin page on $kind', ({ kind, available }) => {
-  let server: TestServer
-  let browser: Browser
-  beforeAll(async () => {
-    if (!available) return
-    server = await startServer({}, kind)
-    // Seeded before the first count: the breeds the selects offer are counted at most once a minute.
-    const { store } = server.app
-    for (const [email, profile] of PEOPLE) {
-      await store.add(row(email))
-      const id = (await store.list({ limit: 1, search: email }))[0]?.id ?? 0
-      await store.visitors.confirm(id)
-      await store.visitors.saveProfile(id, profileOf(profile))
-    }
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const suite = useServerAndBrowser(
+    {},
+    {
+      kind,
+      available,
+      seed: async (server) => {
+        // Seeded before the first count: the breeds the selects offer are counted at most once a minute.
+        const { store } = server.app
+        for (const [email, profile] of PEOPLE) {
+          await store.add(row(email))
+          const id = (await store.list({ limit: 1, search: email }))[0]?.id ?? 0
+          await store.visitors.confirm(id)
+          await store.visitors.saveProfile(id, profileOf(profile))
+        }
+      },
+    },
+  )
 
   /** An owner on a view of the admin app, at 1280 px. */
   async function open(view: string): Promise<{ page: Page; owner: TestOperator; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    const owner = await ownerIn(context, server)
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const owner = await ownerIn(context, suite.server)
     const page = await context.newPage()
     const problems = watchConsole(page)
-    await page.goto(`${server.url}/admin${view}`)
+    await page.goto(`${suite.server.url}/admin${view}`)
     return { page, owner, problems }
   }
   /** A table as a person reads it: each row's cells. */
@@ -108,7 +106,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breed filters on the admin
     expect(await page.getByText(copy.forEveryone).count()).toBe(0)
 
     // The API names a breed the catalogue lacks.
-    const call = asOperator(server, owner)
+    const call = asOperator(suite.server, owner)
     for (const path of ['/segments?breed=no-such', '/funnel?breed=no-such']) {
       const answer = await call(path)
       expect(answer.status, path).toBe(400)
@@ -120,7 +118,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breed filters on the admin
 
   it.skipIf(!available)("narrows the funnel's sign-ups to one breed's people; views and visitors stay everyone's", async () => {
     // A person's four views of the landing page (a headless browser's would be taken for a bot's).
-    const person = await visit(browser, `${server.url}/`, { userAgent: CHROME })
+    const person = await visit(suite.browser, `${suite.server.url}/`, { userAgent: CHROME })
     for (let i = 1; i < 4; i++) await person.page.reload()
     await person.page.context().close()
 

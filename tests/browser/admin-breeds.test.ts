@@ -3,15 +3,15 @@
 // downloaded as CSV; a new default target that makes a country ready; and a typed name the
 // catalogue missed, mapped to its breed, which then counts. It fits a 390 px phone.
 import { readFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { adminContent } from '../../web/admin/content'
 import { axeOn } from '../support/axe'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { chromiumAvailable } from '../support/chromium'
+import { useServerAndBrowser } from '../support/browser-suite'
 import { watchConsole } from '../support/page'
 import { profileOf, type TestProfile } from '../support/profile'
 import { row } from '../support/rows'
-import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { joinTeam, ownerIn, signInContext } from '../support/team'
 
@@ -52,32 +52,30 @@ const FR = copy.place('France', 'FR')
 const DE = copy.place('Germany', 'DE')
 
 describe.skipIf(!chromiumAvailable).each(STORES)('the breeds on the admin page on $kind', ({ kind, available }) => {
-  let server: TestServer
-  let browser: Browser
-  beforeAll(async () => {
-    if (!available) return
-    server = await startServer({}, kind)
-    // Seeded before the first count: the meters are counted at most once a minute.
-    const { store } = server.app
-    for (const [email, profile, { confirmed } = { confirmed: true }] of PEOPLE) {
-      await store.add(row(email))
-      const id = (await store.list({ limit: 1, search: email }))[0]?.id ?? 0
-      if (confirmed) await store.visitors.confirm(id)
-      await store.visitors.saveProfile(id, profileOf(profile))
-    }
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const suite = useServerAndBrowser(
+    {},
+    {
+      kind,
+      available,
+      seed: async (server) => {
+        // Seeded before the first count: the meters are counted at most once a minute.
+        const { store } = server.app
+        for (const [email, profile, { confirmed } = { confirmed: true }] of PEOPLE) {
+          await store.add(row(email))
+          const id = (await store.list({ limit: 1, search: email }))[0]?.id ?? 0
+          if (confirmed) await store.visitors.confirm(id)
+          await store.visitors.saveProfile(id, profileOf(profile))
+        }
+      },
+    },
+  )
 
   /** An owner on the breeds view, its table filled. */
   async function open(width = 1280): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 } })
-    await ownerIn(context, server)
+    const context = await suite.browser.newContext({ viewport: { width, height: 900 } })
+    await ownerIn(context, suite.server)
     const page = await context.newPage()
-    await page.goto(`${server.url}/admin/breeds`)
+    await page.goto(`${suite.server.url}/admin/breeds`)
     await rows(page).first().waitFor()
     return page
   }
@@ -175,7 +173,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breeds on the admin page o
     expect(await rowOf(page, LAB, DE)).toEqual([LAB, DE, '1', '1', '0', '2 / 1', copy.notReady])
     expect(await rowOf(page, LAB, copy.allCountries)).toEqual([LAB, copy.allCountries, '3', '3', '0', '2 / 1', copy.ready])
     expect(await rowOf(page, GSD, copy.allCountries)).toEqual([GSD, copy.allCountries, '1', '1', '1', '2 / 1', copy.notReady])
-    expect((await server.app.store.breeds.targets()).default).toEqual({ studs: 2, dams: 1 })
+    expect((await suite.server.app.store.breeds.targets()).default).toEqual({ studs: 2, dams: 1 })
     await page.context().close()
   })
 
@@ -184,10 +182,10 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breeds on the admin page o
       ['editor', [copy.heading, copy.unmatched]],
       ['viewer', [copy.heading]],
     ] as const) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-      await signInContext(context, server, await joinTeam(server, `${role}@kennect.example`, role))
+      const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })
+      await signInContext(context, suite.server, await joinTeam(suite.server, `${role}@kennect.example`, role))
       const page = await context.newPage()
-      await page.goto(`${server.url}/admin/breeds`)
+      await page.goto(`${suite.server.url}/admin/breeds`)
       await rows(page).first().waitFor()
       await page.waitForLoadState('networkidle')
       expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents(), role).toEqual(sections)

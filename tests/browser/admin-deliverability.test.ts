@@ -2,60 +2,60 @@
 // and runs it: the complaint rate said against the 0.3 % line, the campaign's and each domain's
 // figures, and the suppression list searched, added to and lifted from. A viewer reads the figures
 // and nothing of the list. It fits a 390 px phone.
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { percent } from '../../contract/deliverability'
 import { adminContent } from '../../web/admin/content'
 import { axeOn } from '../support/axe'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { chromiumAvailable } from '../support/chromium'
+import { useServerAndBrowser } from '../support/browser-suite'
 import { outboxSettled } from '../support/outbox'
 import { watchConsole } from '../support/page'
 import { row } from '../support/rows'
-import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { joinTeam, ownerIn, runSql, sameSql, signInContext } from '../support/team'
 
 const copy = adminContent.deliverability
 
 describe.skipIf(!chromiumAvailable).each(STORES)('the Deliverability view on $kind', ({ kind, available }) => {
-  let server: TestServer
-  let browser: Browser
-  beforeAll(async () => {
-    if (!available) return
-    server = await startServer({}, kind)
-    const { store } = server.app
-    // Three confirmed sign-ups at two domains, a confirmation each, then a campaign to them.
-    for (const email of ['ann@example.com', 'bob@example.com', 'cy@example.org']) await store.add(row(email))
-    await outboxSettled(store)
-    for (const signup of await store.list({ limit: 10 })) await store.visitors.confirm(signup.id)
-    const id = await store.campaigns.create({ subject: 'We launch', markdown: 'Hello.', translations: {}, segment: {} })
-    await store.campaigns.send(id)
-    await outboxSettled(store)
-    // Ann reports it as spam; Cy's provider takes it back (a hard bounce): both are suppressed.
-    const mailOf = async (email: string) =>
-      Number(
-        (
-          await runSql(
-            server,
-            sameSql(`SELECT outbox.id FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id WHERE kind = 'campaign' AND email = ?`),
-            [email],
+  const suite = useServerAndBrowser(
+    {},
+    {
+      kind,
+      available,
+      seed: async (server) => {
+        const { store } = server.app
+        // Three confirmed sign-ups at two domains, a confirmation each, then a campaign to them.
+        for (const email of ['ann@example.com', 'bob@example.com', 'cy@example.org']) await store.add(row(email))
+        await outboxSettled(store)
+        for (const signup of await store.list({ limit: 10 })) await store.visitors.confirm(signup.id)
+        const id = await store.campaigns.create({ subject: 'We launch', markdown: 'Hello.', translations: {}, segment: {} })
+        await store.campaigns.send(id)
+        await outboxSettled(store)
+        // Ann reports it as spam; Cy's provider takes it back (a hard bounce): both are suppressed.
+        const mailOf = async (email: string) =>
+          Number(
+            (
+              await runSql(
+                server,
+                sameSql(
+                  `SELECT outbox.id FROM outbox JOIN waitlist ON waitlist.id = outbox.signup_id WHERE kind = 'campaign' AND email = ?`,
+                ),
+                [email],
+              )
+            )[0]?.id,
           )
-        )[0]?.id,
-      )
-    await server.app.suppressions.report({ outboxId: await mailOf('ann@example.com'), type: 'complaint', source: 'fbl' })
-    await server.app.suppressions.report({ outboxId: await mailOf('cy@example.org'), type: 'hard-bounce', source: 'mta' })
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+        await server.app.suppressions.report({ outboxId: await mailOf('ann@example.com'), type: 'complaint', source: 'fbl' })
+        await server.app.suppressions.report({ outboxId: await mailOf('cy@example.org'), type: 'hard-bounce', source: 'mta' })
+      },
+    },
+  )
 
   async function open(width = 1280): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 } })
-    await ownerIn(context, server)
+    const context = await suite.browser.newContext({ viewport: { width, height: 900 } })
+    await ownerIn(context, suite.server)
     const page = await context.newPage()
-    await page.goto(`${server.url}/admin/deliverability`)
+    await page.goto(`${suite.server.url}/admin/deliverability`)
     await rowsOf(page, copy.campaignsCaption).first().waitFor()
     return page
   }
@@ -122,7 +122,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the Deliverability view on $ki
       .filter({ hasText: copy.added('dora@example.net') })
       .waitFor()
     await expect.poll(() => suppressed(page)).toContainEqual(['dora@example.net', copy.reasons.manual])
-    expect((await server.app.store.suppressions.list('dora', 10)).map((s) => s.reason)).toEqual(['manual'])
+    expect((await suite.server.app.store.suppressions.list('dora', 10)).map((s) => s.reason)).toEqual(['manual'])
 
     // Cy's lifted, after a confirmation.
     page.once('dialog', (dialog) => void dialog.accept())
@@ -132,7 +132,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the Deliverability view on $ki
       .filter({ hasText: copy.lifted('cy@example.org') })
       .waitFor()
     await expect.poll(async () => (await suppressed(page)).map(([email]) => email)).not.toContain('cy@example.org')
-    expect(await server.app.store.suppressions.list('cy@', 10)).toEqual([])
+    expect(await suite.server.app.store.suppressions.list('cy@', 10)).toEqual([])
 
     const link = page.getByRole('link', { name: copy.downloadCsv })
     expect(await link.getAttribute('href')).toBe('/admin/api/suppressions.csv')
@@ -140,10 +140,10 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the Deliverability view on $ki
   })
 
   it.skipIf(!available)('shows a viewer the figures and not the suppression list', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    await signInContext(context, server, await joinTeam(server, 'vera@kennect.example', 'viewer'))
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })
+    await signInContext(context, suite.server, await joinTeam(suite.server, 'vera@kennect.example', 'viewer'))
     const page = await context.newPage()
-    await page.goto(`${server.url}/admin/deliverability`)
+    await page.goto(`${suite.server.url}/admin/deliverability`)
     await rowsOf(page, copy.campaignsCaption).first().waitFor()
     await page.waitForLoadState('networkidle')
     expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual([copy.heading])

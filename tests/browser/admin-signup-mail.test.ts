@@ -1,44 +1,41 @@
 // A bounce, a complaint and a suppression shown on the sign-up where the team reads the list
 // (docs/decisions/019-suppression.md), on both stores, at 1280 and 390 px: in words beside its
 // status, and nothing beside a sign-up whose mail is fine.
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { adminContent } from '../../web/admin/content'
 import { axeOn } from '../support/axe'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { chromiumAvailable } from '../support/chromium'
+import { useServerAndBrowser } from '../support/browser-suite'
 import { watchConsole } from '../support/page'
 import { row } from '../support/rows'
-import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { ownerIn } from '../support/team'
 
 const words = adminContent.status
 
 describe.skipIf(!chromiumAvailable).each(STORES)('bounces and complaints on the list of sign-ups on $kind', ({ kind, available }) => {
-  let server: TestServer
-  let browser: Browser
-  beforeAll(async () => {
-    if (!available) return
-    server = await startServer({}, kind)
-    for (const email of ['fine@example.com', 'gone@example.com', 'angry@example.com', 'flaky@example.com'])
-      await server.app.store.add(row(email))
-    await server.app.suppressions.report({ email: 'gone@example.com', type: 'hard-bounce', source: 'test' })
-    await server.app.suppressions.report({ email: 'angry@example.com', type: 'complaint', source: 'test' })
-    await server.app.suppressions.report({ email: 'flaky@example.com', type: 'soft-bounce', source: 'test' })
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const suite = useServerAndBrowser(
+    {},
+    {
+      kind,
+      available,
+      seed: async (server) => {
+        for (const email of ['fine@example.com', 'gone@example.com', 'angry@example.com', 'flaky@example.com'])
+          await server.app.store.add(row(email))
+        await server.app.suppressions.report({ email: 'gone@example.com', type: 'hard-bounce', source: 'test' })
+        await server.app.suppressions.report({ email: 'angry@example.com', type: 'complaint', source: 'test' })
+        await server.app.suppressions.report({ email: 'flaky@example.com', type: 'soft-bounce', source: 'test' })
+      },
+    },
+  )
 
   for (const width of [1280, 390])
     it.skipIf(!available)(`marks each in words at ${width} px`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 900 } })
-      await ownerIn(context, server)
+      const context = await suite.browser.newContext({ viewport: { width, height: 900 } })
+      await ownerIn(context, suite.server)
       const page = await context.newPage()
       const problems = watchConsole(page)
-      await page.goto(`${server.url}/admin/signups`)
+      await page.goto(`${suite.server.url}/admin/signups`)
       const line = (email: string) => page.getByRole('row').filter({ hasText: email })
       await expect.poll(() => line('gone@example.com').count()).toBe(1)
       // What a person sees in the row (at 390 px the status sits under the address).

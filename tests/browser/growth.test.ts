@@ -3,18 +3,18 @@
 // another with it; only the one who confirms is credited, and never the visitor's own Gmail alias.
 // The landing page says how many wait from the 100th confirmed sign-up on; the views a person
 // makes are counted, a bot's and a prefetch's are not.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import type { Funnel } from '../../contract/growth'
 import { adminContent } from '../../web/admin/content'
 import { content, pageContent } from '../../web/content'
 import { englishVisitorContent as visitorContent, visitorContent as visitorContentIn } from '../../web/visitor/content'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { chromiumAvailable } from '../support/chromium'
+import { useServerAndBrowser } from '../support/browser-suite'
 import { emailInput, joinButton, readToast, submitEmail, toasts, visit, waitForHydration } from '../support/page'
 import { pageTokenFor } from '../support/page-links'
 import { figureKey } from '../../server/growth/public-figures'
 import { seedSignUps } from '../support/seed'
-import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { ownerIn } from '../support/team'
 
@@ -22,40 +22,30 @@ const ADMIN_TOKEN = 'admin-token-for-the-growth-story-0123'
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 
 describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({ kind, available }) => {
-  let server: TestServer
-  let browser: Browser
-  beforeAll(async () => {
-    if (!available) return
-    server = await startServer({ ADMIN_TOKEN, FORM_MIN_SECONDS: '0', MAIL_RATE_PER_SECOND: '0' }, kind)
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const suite = useServerAndBrowser({ ADMIN_TOKEN, FORM_MIN_SECONDS: '0', MAIL_RATE_PER_SECOND: '0' }, { kind, available })
 
   /** Opens the visitor's own page from the link in their mail, and presses Confirm there. */
   async function confirmFromMail(email: string): Promise<Page> {
-    const token = await pageTokenFor(server.config.MAIL_DIR, email)
-    const { page } = await visit(browser, `${server.url}/me/${token}`)
+    const token = await pageTokenFor(suite.server.config.MAIL_DIR, email)
+    const { page } = await visit(suite.browser, `${suite.server.url}/me/${token}`)
     await page.getByRole('button', { name: visitorContent.confirm.button }).click()
     await page.waitForURL(/\?done=confirmed$/)
     return page
   }
   async function joinWithScript(url: string, email: string): Promise<void> {
-    const { page } = await visit(browser, url)
+    const { page } = await visit(suite.browser, url)
     await waitForHydration(page)
     await submitEmail(page, email)
     expect((await readToast(toasts(page).first())).text).toContain(content.waitlist.success.title)
     await page.context().close()
   }
-  const signUp = async (email: string) => (await server.app.store.list({ limit: 1, search: email }))[0]
+  const signUp = async (email: string) => (await suite.server.app.store.list({ limit: 1, search: email }))[0]
 
   it.skipIf(!available)('a confirmed visitor invites two people; only the one who confirms counts, and never their own alias', async () => {
     // A joins on the page and confirms from their mail; the page now holds their link.
-    await joinWithScript(`${server.url}/`, 'ada.lovelace@gmail.com')
+    await joinWithScript(`${suite.server.url}/`, 'ada.lovelace@gmail.com')
     const ada = await confirmFromMail('ada.lovelace@gmail.com')
-    await ada.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+    await ada.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url })
     await ada.getByRole('button', { name: visitorContent.invite.copy }).click()
     await ada.getByRole('status').filter({ hasText: visitorContent.invite.copied }).waitFor()
     const link = await ada.evaluate(() => navigator.clipboard.readText())
@@ -66,10 +56,10 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
     expect(await ada.getByRole('link', { name: visitorContent.invite.email }).getAttribute('href')).toContain(encodeURIComponent(link))
     expect(await ada.getByRole('link', { name: visitorContent.invite.whatsapp }).getAttribute('href')).toContain(encodeURIComponent(link))
     // The link opens the landing page on this server (SITE_URL is where it listens here).
-    const here = link.replace(/^https?:\/\/[^/]+/, server.url)
+    const here = link.replace(/^https?:\/\/[^/]+/, suite.server.url)
 
     // B without JavaScript, C with it.
-    const bea = await visit(browser, here, { javaScriptEnabled: false })
+    const bea = await visit(suite.browser, here, { javaScriptEnabled: false })
     await emailInput(bea.page).fill('bea@example.com')
     await joinButton(bea.page).click()
     await bea.page.waitForURL(/#waitlist-joined$/)
@@ -96,14 +86,14 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
     async () => {
       const german = pageContent('de')
       // Dora joins on the German page and confirms: her page gives the German page's invite link.
-      const dora = await visit(browser, `${server.url}/de/`)
+      const dora = await visit(suite.browser, `${suite.server.url}/de/`)
       await waitForHydration(dora.page)
       await dora.page.getByRole('textbox', { name: german.waitlist.emailLabel }).fill('dora@example.com')
       await dora.page.getByRole('button', { name: german.waitlist.submit }).click()
       await expect.poll(() => signUp('dora@example.com')).toBeTruthy()
       await dora.page.context().close()
-      const token = await pageTokenFor(server.config.MAIL_DIR, 'dora@example.com')
-      const page = (await visit(browser, `${server.url}/me/${token}`)).page
+      const token = await pageTokenFor(suite.server.config.MAIL_DIR, 'dora@example.com')
+      const page = (await visit(suite.browser, `${suite.server.url}/me/${token}`)).page
       await page.getByRole('button', { name: visitorContentIn('de').confirm.button }).click()
       await page.waitForURL(/\?done=confirmed$/)
       const link = (await page.getByText(/\/de\/\?invite=/).innerText()).trim()
@@ -113,16 +103,16 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
       const doraId = (await signUp('dora@example.com'))?.id
 
       // An English link with a campaign; the visitor chooses Deutsch in the header, then joins.
-      const english = `${server.url}/?invite=${code}&utm_source=friend`
+      const english = `${suite.server.url}/?invite=${code}&utm_source=friend`
       for (const javaScriptEnabled of [true, false]) {
         const email = `switched-${javaScriptEnabled ? 'script' : 'noscript'}@example.com`
-        const { page: visitor, problems } = await visit(browser, `${english}#how-it-works`, { javaScriptEnabled })
+        const { page: visitor, problems } = await visit(suite.browser, `${english}#how-it-works`, { javaScriptEnabled })
         if (javaScriptEnabled) await waitForHydration(visitor)
         await visitor.locator('header summary').click()
         await visitor.getByRole('link', { name: 'Deutsch' }).click()
         // With a script the link carries the query and the fragment; without, the server the query.
         const expected = javaScriptEnabled ? `/de/?invite=${code}&utm_source=friend#how-it-works` : `/de/?invite=${code}&utm_source=friend`
-        await visitor.waitForURL(`${server.url}${expected}`)
+        await visitor.waitForURL(`${suite.server.url}${expected}`)
         await visitor.getByRole('textbox', { name: german.waitlist.emailLabel }).fill(email)
         await visitor.getByRole('button', { name: german.waitlist.submit }).click()
         if (javaScriptEnabled) await expect.poll(() => signUp(email)).toBeTruthy()
@@ -133,10 +123,10 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
       }
 
       // An owner's list says whose invite each came through, and the campaign.
-      const context = await browser.newContext()
-      await ownerIn(context, server)
+      const context = await suite.browser.newContext()
+      await ownerIn(context, suite.server)
       const admin = await context.newPage()
-      await admin.goto(`${server.url}/admin/signups`)
+      await admin.goto(`${suite.server.url}/admin/signups`)
       await admin.getByLabel(adminContent.searchLabel).fill('switched-script')
       const row = admin.getByRole('row').filter({ hasText: 'switched-script@example.com' })
       await row.getByRole('cell', { name: `friend · ${adminContent.invitedBy('dora@example.com')}`, exact: true }).waitFor()
@@ -146,7 +136,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
 
   it.skipIf(!available)('offers the German page to a German browser on the English one, with the invite; never a redirect', async () => {
     const link = `/?invite=AAAAAAAAAAAAAAAAAAAAAA&utm_source=friend`
-    const { page, problems } = await visit(browser, `${server.url}${link}`, { locale: 'de-AT' })
+    const { page, problems } = await visit(suite.browser, `${suite.server.url}${link}`, { locale: 'de-AT' })
     // The English page answers (no redirect), and offers German in German.
     expect(await page.locator('html').getAttribute('lang')).toBe('en')
     const hint = page.getByRole('complementary', { name: 'Diese Seite auf Deutsch lesen' })
@@ -160,7 +150,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
     expect(problems).toEqual([])
     await page.context().close()
     // An English browser is offered nothing.
-    const other = await visit(browser, `${server.url}${link}`, { locale: 'en-GB' })
+    const other = await visit(suite.browser, `${suite.server.url}${link}`, { locale: 'en-GB' })
     await waitForHydration(other.page)
     expect(await other.page.getByRole('complementary').count()).toBe(0)
     await other.page.context().close()
@@ -168,20 +158,20 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
 
   it.skipIf(!available)('the landing page says how many wait at 100 (less its offset), not at 99, and keeps its height', async () => {
     // The total is a public figure (docs/public-figures.md): shown once it reaches 100 less its secret offset.
-    const offset = (await server.app.launch.figures.offsets())(figureKey.waiting)
-    const confirmed = (await server.app.store.growth.waiting()) as number
-    const env = kind === 'postgres' ? { DATABASE_URL: server.config.DATABASE_URL } : { SQLITE_PATH: server.config.SQLITE_PATH }
+    const offset = (await suite.server.app.launch.figures.offsets())(figureKey.waiting)
+    const confirmed = (await suite.server.app.store.growth.waiting()) as number
+    const env = kind === 'postgres' ? { DATABASE_URL: suite.server.config.DATABASE_URL } : { SQLITE_PATH: suite.server.config.SQLITE_PATH }
     await seedSignUps(env, { confirmed: 98 + offset - confirmed, prefix: 'waiting' })
-    await joinWithScript(`${server.url}/`, 'ninety-nine@example.com')
+    await joinWithScript(`${suite.server.url}/`, 'ninety-nine@example.com')
     await (await confirmFromMail('ninety-nine@example.com')).context().close()
-    expect(await server.app.store.growth.waiting()).toBe(99 + offset)
-    const { page } = await visit(browser, `${server.url}/`, { viewport: { width: 390, height: 844 } })
+    expect(await suite.server.app.store.growth.waiting()).toBe(99 + offset)
+    const { page } = await visit(suite.browser, `${suite.server.url}/`, { viewport: { width: 390, height: 844 } })
     const note = page.getByText(content.hero.note)
     expect(await note.isVisible()).toBe(true)
     expect(await page.getByText(/breeders and dog owners are waiting/).count()).toBe(0)
     const before = await page.locator('#hero-heading').evaluate((h) => h.closest('section')?.getBoundingClientRect().height)
 
-    await joinWithScript(`${server.url}/`, 'hundred@example.com')
+    await joinWithScript(`${suite.server.url}/`, 'hundred@example.com')
     await (await confirmFromMail('hundred@example.com')).context().close()
     await page.reload()
     const line = page.getByText('100 breeders and dog owners are waiting', { exact: true })
@@ -195,16 +185,16 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
     "counts a person's ten views as ten views and one visitor, and not a bot's, a prefetch's, a HEAD or an empty User-Agent",
     async () => {
       const funnel = async () => {
-        const answer = await fetch(`${server.url}/admin/api/funnel`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+        const answer = await fetch(`${suite.server.url}/admin/api/funnel`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
         const day = new Date().toISOString().slice(0, 10)
         return ((await answer.json()) as Funnel).days.find((d) => d.day === day)
       }
       const before = await funnel()
       // A person's browser (a headless one is taken for a bot, as isbot rightly does).
-      const person = await visit(browser, `${server.url}/`, { userAgent: CHROME })
+      const person = await visit(suite.browser, `${suite.server.url}/`, { userAgent: CHROME })
       for (let i = 1; i < 10; i++) await person.page.reload()
       // A prefetch of the page, as a link on it would ask for one.
-      const prefetched = person.page.waitForRequest((request) => request.url() === `${server.url}/?next=1`)
+      const prefetched = person.page.waitForRequest((request) => request.url() === `${suite.server.url}/?next=1`)
       await person.page.evaluate(() => {
         const link = document.createElement('link')
         link.rel = 'prefetch'
@@ -213,13 +203,13 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
       })
       await prefetched
       await person.page.context().close()
-      const bot = await visit(browser, `${server.url}/`, {
+      const bot = await visit(suite.browser, `${suite.server.url}/`, {
         userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
       })
       await bot.page.context().close()
       // A browser never sends HEAD or an empty User-Agent for a page; a script does.
-      expect((await fetch(`${server.url}/`, { method: 'HEAD' })).status).toBe(200)
-      expect((await fetch(`${server.url}/`, { headers: { 'user-agent': '' } })).status).toBe(200)
+      expect((await fetch(`${suite.server.url}/`, { method: 'HEAD' })).status).toBe(200)
+      expect((await fetch(`${suite.server.url}/`, { headers: { 'user-agent': '' } })).status).toBe(200)
       const after = await funnel()
       expect({ views: (after?.views ?? 0) - (before?.views ?? 0), visitors: (after?.visitors ?? 0) - (before?.visitors ?? 0) }).toEqual({
         views: 10,

@@ -4,14 +4,14 @@
 // and the viewer by e-mail link; each role sees and may do what it should, the owner signs in again
 // to send, disabling the editor ends their session at their next request, a cross-site write with
 // the cookie is refused, and the audit log names who did each step. The page keeps no secret.
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { adminContent as copy } from '../../web/admin/content'
 import { announceSetup } from '../../server/team/setup-link'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
+import { chromiumAvailable } from '../support/chromium'
+import { useServerAndBrowser } from '../support/browser-suite'
 import { clickAndConfirm } from '../support/page'
 import { row } from '../support/rows'
-import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { ageSessions, teamLinkFor } from '../support/team'
 
@@ -60,21 +60,19 @@ const fromPage = (page: Page, path: string, method = 'GET') =>
   )
 
 describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, available }) => {
-  let server: TestServer
-  let browser: Browser
   /** The site as the mails and passkeys know it: http://localhost:<port> (WebAuthn needs a name, not an IP). */
   let site: string
-  beforeAll(async () => {
-    if (!available) return
-    server = await startServer({ MAIL_RATE_PER_SECOND: '0' }, kind)
-    site = server.app.siteUrl()
-    for (const email of VISITORS) await server.app.store.add(row(email))
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const suite = useServerAndBrowser(
+    { MAIL_RATE_PER_SECOND: '0' },
+    {
+      kind,
+      available,
+      seed: async (server) => {
+        site = server.app.siteUrl()
+        for (const email of VISITORS) await server.app.store.add(row(email))
+      },
+    },
+  )
 
   it.skipIf(!available)(
     'comes together by setup link, invitations, passkeys and an e-mail link, each role in its place',
@@ -83,12 +81,12 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
       expect(site).toMatch(/^http:\/\/localhost:\d+$/)
       // The first start's line, as the server prints it while there is no operator.
       const lines: string[] = []
-      await announceSetup(server.app, (line) => lines.push(line))
+      await announceSetup(suite.server.app, (line) => lines.push(line))
       const setup = /(http:\/\/\S+\/admin\/setup\/[A-Za-z0-9_-]{43})$/.exec(lines[0] ?? '')?.[1]
       expect(setup, lines[0]).toBeDefined()
 
       // The owner: the setup link, an address and a name, a passkey.
-      const ownerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const ownerContext = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })
       const owner = await withAuthenticator(ownerContext)
       await owner.goto(setup ?? '')
       await owner.getByRole('heading', { name: copy.setup.heading('setup') }).waitFor()
@@ -120,16 +118,16 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
       await owner.getByLabel(copy.team.inviteEmail).fill(MISTYPED)
       await owner.getByRole('button', { name: copy.team.sendInvite }).click()
       await owner.getByRole('status').getByText(copy.team.invited(MISTYPED)).waitFor()
-      const mistypedLink = await teamLinkFor(server.config.MAIL_DIR, MISTYPED, '/admin/setup')
+      const mistypedLink = await teamLinkFor(suite.server.config.MAIL_DIR, MISTYPED, '/admin/setup')
       await clickAndConfirm(owner, owner.getByRole('button', { name: copy.team.revokeInvitationLabel(MISTYPED) }))
       await owner.getByRole('status').getByText(copy.team.invitationRevoked(MISTYPED)).waitFor()
       await expect.poll(() => owner.getByRole('region', { name: copy.team.invitations }).getByText(MISTYPED).count()).toBe(0)
       expect((await fetch(mistypedLink.replace('/admin/setup/', '/admin/api/setup/'))).status).toBe(404)
 
       // The editor comes in from the mail with a passkey, signs out, and back in with the passkey.
-      const editorContext = await browser.newContext({ viewport: { width: 390, height: 844 } })
+      const editorContext = await suite.browser.newContext({ viewport: { width: 390, height: 844 } })
       const editor = await withAuthenticator(editorContext)
-      await editor.goto(await teamLinkFor(server.config.MAIL_DIR, EDITOR, '/admin/setup'))
+      await editor.goto(await teamLinkFor(suite.server.config.MAIL_DIR, EDITOR, '/admin/setup'))
       await editor.getByText(copy.setup.intro('editor')).waitFor()
       await editor.getByText(EDITOR).waitFor() // the invitation's address, not asked
       await editor.getByRole('button', { name: copy.setup.create }).click()
@@ -149,16 +147,16 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
       ])
 
       // The viewer comes in without a passkey, signs out, and back in by e-mail link.
-      const viewerContext = await browser.newContext({ viewport: { width: 390, height: 844 } })
+      const viewerContext = await suite.browser.newContext({ viewport: { width: 390, height: 844 } })
       const viewer = await viewerContext.newPage()
-      await viewer.goto(await teamLinkFor(server.config.MAIL_DIR, VIEWER, '/admin/setup'))
+      await viewer.goto(await teamLinkFor(suite.server.config.MAIL_DIR, VIEWER, '/admin/setup'))
       await viewer.getByRole('button', { name: copy.setup.withoutPasskey }).click()
       await nav(viewer).waitFor()
       await viewer.getByRole('button', { name: copy.signOut }).click()
       await viewer.getByLabel(copy.signIn.emailLabel).fill(VIEWER)
       await viewer.getByRole('button', { name: copy.signIn.sendLink }).click()
       await viewer.getByRole('status').getByText(copy.signIn.linkSent).waitFor()
-      const signInLink = await teamLinkFor(server.config.MAIL_DIR, VIEWER, '/admin/sign-in')
+      const signInLink = await teamLinkFor(suite.server.config.MAIL_DIR, VIEWER, '/admin/sign-in')
       await viewer.goto(signInLink)
       // Opening the link signs nobody in (a mail scanner opens links too): the button does.
       expect(await pageSecrets(viewer)).toEqual({ stored: 0, cookie: '' })
@@ -198,13 +196,13 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
       await editor.getByRole('status').getByText(copy.campaigns.testSent).waitFor()
       expect(await editor.getByRole('button', { name: copy.campaigns.send(0) }).count()).toBe(0)
       await editor.getByText(copy.campaigns.sendingIsOwners).waitFor()
-      const [draft] = await server.app.store.campaigns.list()
+      const [draft] = await suite.server.app.store.campaigns.list()
       expect(await fromPage(editor, `/admin/api/campaigns/${draft?.id}/send`, 'POST')).toBe(403)
-      expect((await server.app.store.campaigns.list())[0]?.status).toBe('draft')
+      expect((await suite.server.app.store.campaigns.list())[0]?.status).toBe('draft')
 
       // The owner, signed in 20 minutes ago, sends: the server asks for a fresh sign-in, the passkey gives it.
-      const ownerId = (await server.app.store.team.operatorByEmail(OWNER))?.id ?? 0
-      await ageSessions(server, ownerId, 20)
+      const ownerId = (await suite.server.app.store.team.operatorByEmail(OWNER))?.id ?? 0
+      await ageSessions(suite.server, ownerId, 20)
       await open(owner, copy.nav.campaigns)
       await owner.getByLabel(copy.campaigns.subject, { exact: true }).fill('From the owner')
       await owner.getByLabel(copy.campaigns.markdown).fill('Hello from the team.')
@@ -240,7 +238,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
       expect((await forged({ origin: 'https://evil.example', 'content-type': 'application/json' })).status).toBe(403)
       expect((await forged({ 'content-type': 'application/json' })).status).toBe(403) // no Origin at all
       expect((await forged({ origin: site, 'content-type': 'text/plain' })).status).toBe(415)
-      expect((await server.app.store.team.invitations()).map((i) => i.email)).not.toContain('mallory@evil.example')
+      expect((await suite.server.app.store.team.invitations()).map((i) => i.email)).not.toContain('mallory@evil.example')
 
       // The audit log names each step and who took it.
       await open(owner, copy.nav.audit)

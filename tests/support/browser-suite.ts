@@ -1,20 +1,33 @@
-// One server and one Chromium for a browser test file, started before its tests and closed after.
+// One server and one Chromium for a browser test file (or for one store's block of it), started
+// before its tests and closed after.
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import type { Env } from '../../server/config'
 import { launchChromium } from './chromium'
 import { startServer, type TestServer } from './server'
+import type { StoreKind } from './stores'
 
 export interface BrowserSuite {
   readonly server: TestServer
   readonly browser: Browser
 }
 
-export function useServerAndBrowser(env: Env = {}): BrowserSuite {
+export interface SuiteOptions {
+  /** The store the server runs on (SQLite unless named). */
+  kind?: StoreKind
+  /** False for a store this machine lacks: nothing starts, and the block's tests skip themselves. */
+  available?: boolean
+  /** What the server holds before Chromium starts and the first test runs (a count read once a minute, say). */
+  seed?: (server: TestServer) => Promise<void>
+}
+
+export function useServerAndBrowser(env: Env = {}, { kind = 'sqlite', available = true, seed }: SuiteOptions = {}): BrowserSuite {
   let server: TestServer | undefined
   let browser: Browser | undefined
   beforeAll(async () => {
-    server = await startServer(env)
+    if (!available) return
+    server = await startServer(env, kind)
+    await seed?.(server)
     browser = await launchChromium()
   })
   afterAll(async () => {
