@@ -45,11 +45,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup()
 })
 
+/** A folder of its own for a test's copies (.ci/run's two Node lines may run a test at once), removed after it. */
+function folder(prefix = 'kennect-backup-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
 /** A migrated database with `signUps` sign-ups, and a folder for copies; both removed after the test. */
 async function databaseAndFolder(signUps = 3): Promise<{ db: string; dir: string }> {
   const db = tempSqlitePath()
-  const dir = mkdtempSync(join(tmpdir(), 'kennect-backup-'))
-  cleanups.push(db.cleanup, () => rmSync(dir, { recursive: true, force: true }))
+  cleanups.push(db.cleanup)
+  const dir = folder()
   await seedSignUps({ SQLITE_PATH: db.path }, { confirmed: signUps })
   return { db: db.path, dir }
 }
@@ -57,8 +64,8 @@ async function databaseAndFolder(signUps = 3): Promise<{ db: string; dir: string
 describe('backups', () => {
   it('copies SQLite while the server takes sign-ups, checks the copy, and a server runs on it', async () => {
     const db = tempSqlitePath()
-    const dir = mkdtempSync(join(tmpdir(), 'kennect-backup-'))
-    cleanups.push(db.cleanup, () => rmSync(dir, { recursive: true, force: true }))
+    cleanups.push(db.cleanup)
+    const dir = folder()
     running = await spawnServer({ ...UNLIMITED, SQLITE_PATH: db.path })
     const url = running.url
     for (let i = 0; i < 20; i++) expect((await join1(url, `before${i}@example.com`)).status).toBe(201)
@@ -98,8 +105,8 @@ describe('backups', () => {
     // under 20 sign-ups a second it never finished this size (killed after 60 s, measured; 2.6 s
     // idle). VACUUM INTO reads one snapshot: 2-4 s here with the writes going on.
     const db = tempSqlitePath()
-    const dir = mkdtempSync(join(tmpdir(), 'kennect-backup-'))
-    cleanups.push(db.cleanup, () => rmSync(dir, { recursive: true, force: true }))
+    cleanups.push(db.cleanup)
+    const dir = folder()
     await seedSignUps({ SQLITE_PATH: db.path }, { confirmed: 0 }) // migrates
     const seeded = 110_000
     const seed = new Database(db.path)
@@ -193,8 +200,8 @@ describe('backups', () => {
 
   it('says what the copy holds with the right plural: 1 sign-up, 1 mail, 1 operator', async () => {
     const db = tempSqlitePath()
-    const dir = mkdtempSync(join(tmpdir(), 'kennect-backup-'))
-    cleanups.push(db.cleanup, () => rmSync(dir, { recursive: true, force: true }))
+    cleanups.push(db.cleanup)
+    const dir = folder()
     running = await spawnServer({ ...UNLIMITED, SQLITE_PATH: db.path })
     expect((await join1(running.url, 'only@example.com')).status).toBe(201) // a sign-up and its confirmation mail
     await running.stop()
@@ -212,9 +219,7 @@ describe('backups', () => {
   })
 
   it('sends a PostgreSQL operator to pg_dump', () => {
-    // A folder of its own: .ci/run's two Node lines may run this at once.
-    const dir = mkdtempSync(join(tmpdir(), 'kennect-backup-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = folder()
     const answer = waitlist({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, 'backup', join(dir, 'never.db'))
     expect(answer.code).not.toBe(0)
     expect(answer.err).toContain('pg_dump')
@@ -226,8 +231,7 @@ describe('backups', () => {
     async () => {
       const schema = await createTestSchema()
       cleanups.push(schema.cleanup)
-      const dir = mkdtempSync(join(tmpdir(), 'kennect-dump-'))
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+      const dir = folder('kennect-dump-')
       running = await spawnServer({ ...UNLIMITED, DATABASE_URL: schema.url })
       for (let i = 0; i < 12; i++) expect((await join1(running.url, `pg${i}@example.com`)).status).toBe(201)
       await running.stop()
