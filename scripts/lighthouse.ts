@@ -10,7 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import lighthouse from 'lighthouse'
 import { ensureBuild } from './ensure-build.mjs'
-import { CHROMIUM_PATH } from '../tests/support/chromium'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium'
 import { spawnServer } from '../tests/support/process'
 import { tempSqlitePath } from '../tests/support/server'
 
@@ -21,16 +21,7 @@ const FLOOR = '/lighthouse-floor.html'
 const FLOOR_FILE = join(process.cwd(), 'dist', 'client', FLOOR.slice(1))
 const PATHS = [...PAGES, FLOOR]
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
-const FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+const FLAGS = ['--headless=new', ...CHROMIUM_ARGS]
 
 interface Run {
   scores: Record<(typeof CATEGORIES)[number], number>

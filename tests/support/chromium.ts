@@ -5,7 +5,8 @@ import { type Browser, chromium } from 'playwright-core'
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const chromiumAvailable = existsSync(CHROMIUM_PATH)
 
-const ARGS = [
+/** The switches this machine's instructions give for headless Chromium (the tests' and `npm run lighthouse`'s). */
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -36,7 +37,7 @@ export const DISABLE_FEATURES = '--disable-features='
  * changes, this fails loudly rather than drop Playwright's list.
  */
 async function readPlaywrightDisabledFeatures(): Promise<string[]> {
-  const failed = await chromium.launch({ executablePath: '/bin/false', headless: true, args: ARGS }).then(
+  const failed = await chromium.launch({ executablePath: '/bin/false', headless: true, args: CHROMIUM_ARGS }).then(
     async (browser) => {
       await browser.close()
       return undefined
@@ -54,7 +55,7 @@ let launchArgs: Promise<string[]> | undefined
 
 function argsForLaunch(): Promise<string[]> {
   launchArgs ??= readPlaywrightDisabledFeatures().then((playwrights) => [
-    ...ARGS,
+    ...CHROMIUM_ARGS,
     DISABLE_FEATURES + [...new Set([...playwrights, ...UNSHOWN_FEATURES])].join(','),
   ])
   return launchArgs

@@ -5,7 +5,7 @@ import type { Run } from '../shared/sqlite.js'
 import type { Tallies, TallyKind, TallyRow } from './shared.js'
 
 /** Some kinds' tallies (@kinds: a JSON array). */
-export const READ_TALLIES = `SELECT kind, key, field, n FROM tallies WHERE kind IN (SELECT value FROM json_each(@kinds)) AND n <> 0`
+const READ_TALLIES = `SELECT kind, key, field, n FROM tallies WHERE kind IN (SELECT value FROM json_each(@kinds)) AND n <> 0`
 /**
  * Some keys' (@keys: a JSON array), by the primary key. (One statement for all keys or one,
  * `@key IS NULL OR key = @key`, read every row of the kinds: 26,000 breed tallies for each of a
