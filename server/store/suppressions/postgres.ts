@@ -17,7 +17,7 @@ import {
   REMEMBER_REPORTS_MS,
   type SuppressionStore,
 } from '../types.js'
-import { pauseReason } from './pause-rule.js'
+import { pausedByRule, pauseReason } from './pause-rule.js'
 
 const RECIPIENT = `SELECT outbox.id::int AS "outboxId", coalesce(waitlist.email, operator_links.email, operators.email) AS email FROM outbox
   LEFT JOIN waitlist ON waitlist.id = outbox.signup_id LEFT JOIN operator_links ON operator_links.id = outbox.link_id
@@ -43,14 +43,7 @@ async function judge(client: pg.PoolClient, campaign: number, rule: PauseRule): 
     [campaign, reason],
   )
   if (paused.rowCount === 0) return null
-  await writeAudit(client, {
-    actorId: null,
-    actor: 'deliverability',
-    action: 'campaign paused',
-    target: `campaign ${campaign}`,
-    detail: { reason },
-    requestId: null,
-  })
+  await writeAudit(client, pausedByRule(campaign, reason))
   return campaign
 }
 

@@ -1,7 +1,7 @@
 // Bounces, complaints and the suppression list in SQLite (docs/decisions/019-suppression.md).
 import type Database from 'better-sqlite3'
 import { PAUSE_WINDOW, SOFT_BOUNCE_DAYS, SOFT_BOUNCES_TO_SUPPRESS, type Suppression } from '../../../contract/mail-events.js'
-import { pauseReason } from './pause-rule.js'
+import { pausedByRule, pauseReason } from './pause-rule.js'
 import { type Run, auditWriter, now } from '../shared/sqlite.js'
 import {
   type MailEventRecord,
@@ -52,14 +52,7 @@ export function createSqliteSuppressions(db: Database.Database, run: Run): Suppr
   const judge = (campaign: number, rule: PauseRule): number | null => {
     const reason = pauseReason(lastDeliveries.get({ campaign }) as { deliveries: number; hard: number; complaints: number }, rule)
     if (reason === null || pauseCampaign.run({ campaign, reason }).changes === 0) return null
-    writeAudit({
-      actorId: null,
-      actor: 'deliverability',
-      action: 'campaign paused',
-      target: `campaign ${campaign}`,
-      detail: { reason },
-      requestId: null,
-    })
+    writeAudit(pausedByRule(campaign, reason))
     return campaign
   }
   const forget = db.prepare('DELETE FROM reports_seen WHERE expires_at <= ?')
