@@ -8,7 +8,7 @@ import type { BreedTargets } from '../../contract/breed-meters.js'
 import type { Deliverability } from '../../contract/deliverability.js'
 import type { MailEventType, Suppression } from '../../contract/mail-events.js'
 import type { Profile, ProfileBreed } from '../../contract/visitor.js'
-import type { ApiTokenSummary, AuditAction, AuditItem, OperatorRole, TokenRole } from '../../contract/team.js'
+import type { AuditAction, AuditItem, OperatorRole, TokenRole } from '../../contract/team.js'
 import type { AppProfile, Platform } from '../../contract/app.js'
 import type { FunnelHandOff } from '../../contract/growth.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
@@ -496,8 +496,13 @@ export interface SessionRecord {
   expires_at: string
 }
 
-/** A token as stored: what the team's list shows (contract/team.ts), with when it was revoked. */
-export interface TokenRecord extends Omit<ApiTokenSummary, 'revoked'> {
+export interface TokenRecord {
+  id: number
+  name: string
+  role: TokenRole
+  created_at: string
+  expires_at: string | null
+  last_used_at: string | null
   revoked_at: string | null
 }
 
