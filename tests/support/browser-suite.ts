@@ -39,7 +39,7 @@ export function useServerAndBrowser(env: Env = {}, { kind = 'sqlite', available 
     }
   })
   const ready = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`${what} is not started: use it inside a test`)
+    if (value === undefined) throw new Error(`${what} is not started: use it inside a test, of a store this machine has`)
     return value
   }
   return {

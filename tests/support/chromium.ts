@@ -6,7 +6,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const chromiumAvailable = existsSync(CHROMIUM_PATH)
 
 /** The switches this machine's instructions give for headless Chromium (the tests' and `npm run lighthouse`'s). */
-export const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS: readonly string[] = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -37,7 +37,7 @@ export const DISABLE_FEATURES = '--disable-features='
  * changes, this fails loudly rather than drop Playwright's list.
  */
 async function readPlaywrightDisabledFeatures(): Promise<string[]> {
-  const failed = await chromium.launch({ executablePath: '/bin/false', headless: true, args: CHROMIUM_ARGS }).then(
+  const failed = await chromium.launch({ executablePath: '/bin/false', headless: true, args: [...CHROMIUM_ARGS] }).then(
     async (browser) => {
       await browser.close()
       return undefined
