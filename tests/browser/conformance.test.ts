@@ -3,37 +3,35 @@
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
-import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumAvailable, launchChromium } from '../support/chromium'
-import { startServer, type TestServer } from '../support/server'
+import { useServerAndBrowser } from '../support/browser-suite'
+import { chromiumAvailable } from '../support/chromium'
 import { STORES } from '../support/stores'
 
 const KEY = 'browser-anon-key'
 const SUPABASE_UMD = join(process.cwd(), 'node_modules/@supabase/supabase-js/dist/umd/supabase.js')
 
 describe.skipIf(!chromiumAvailable).each(STORES)('C9: supabase-js in Chromium on $kind', ({ kind, available }) => {
-  let api: TestServer
-  let otherOrigin: Server
+  const suite = useServerAndBrowser({ WAITLIST_ANON_KEY: KEY }, { kind, available })
+  /** A page of another origin, where supabase-js runs. */
+  let otherOrigin: Server | undefined
   let otherUrl: string
-  let browser: Browser
   beforeAll(async () => {
     if (!available) return
-    api = await startServer({ WAITLIST_ANON_KEY: KEY }, kind)
-    otherOrigin = createServer((_request, response) => {
+    const server = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>another site</title>')
     })
-    await new Promise<void>((resolve) => otherOrigin.listen(0, '127.0.0.1', resolve))
-    otherUrl = `http://127.0.0.1:${(otherOrigin.address() as AddressInfo).port}/`
-    browser = await launchChromium()
+    otherOrigin = server
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    otherUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
   })
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => otherOrigin?.close(resolve))
-    await api?.close()
+    const server = otherOrigin
+    if (server) await new Promise((resolve) => server.close(resolve))
   })
 
   it.skipIf(!available)('insert with count exact from another origin reads count 1', async () => {
+    const { server: api, browser } = suite
     const page = await browser.newPage()
     await page.goto(otherUrl)
     await page.addScriptTag({ path: SUPABASE_UMD })
