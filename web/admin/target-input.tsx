@@ -38,3 +38,40 @@ export function TargetInput({
     </div>
   )
 }
+
+/** Every number of a form's default target as typed, in one fieldset under its legend. */
+export function DefaultTargetFields<N extends string>({
+  legend,
+  names,
+  idPrefix,
+  labels,
+  values,
+  max,
+  onChange,
+}: {
+  legend: string
+  /** The target's numbers, in the form's order. */
+  names: readonly N[]
+  /** Each field's id is the prefix and the number's name. */
+  idPrefix: string
+  labels: Record<N, string>
+  values: Record<N, string>
+  max: number
+  onChange: (values: Record<N, string>) => void
+}) {
+  return (
+    <fieldset className="mt-3 flex flex-wrap items-end gap-3">
+      <legend className="mb-1 text-sm font-medium text-stone-800">{legend}</legend>
+      {names.map((name) => (
+        <TargetInput
+          key={name}
+          id={`${idPrefix}${name}`}
+          label={labels[name]}
+          value={values[name]}
+          max={max}
+          onChange={(typed) => onChange({ ...values, [name]: typed })}
+        />
+      ))}
+    </fieldset>
+  )
+}

@@ -7,7 +7,7 @@ import type { AdminApi } from '../../api'
 import { adminContent } from '../../content'
 import { useAction, useLoaded } from '../../hooks'
 import { ActionOutcome } from '../../outcome'
-import { asTyped, TargetInput } from '../../target-input'
+import { asTyped, DefaultTargetFields } from '../../target-input'
 import { useAdmin } from '../../session'
 
 const copy = adminContent.breeds
@@ -32,19 +32,15 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: BreedTarge
 
   return (
     <form onSubmit={save}>
-      <fieldset className="mt-3 flex flex-wrap items-end gap-3">
-        <legend className="mb-1 text-sm font-medium text-stone-800">{copy.defaultRow}</legend>
-        {SIDES.map((side) => (
-          <TargetInput
-            key={side}
-            id={`breed-target-${side}`}
-            label={copy[side]}
-            value={fallback[side]}
-            max={MAX_BREED_TARGET}
-            onChange={(typed) => setFallback({ ...fallback, [side]: typed })}
-          />
-        ))}
-      </fieldset>
+      <DefaultTargetFields
+        legend={copy.defaultRow}
+        names={SIDES}
+        idPrefix="breed-target-"
+        labels={copy}
+        values={fallback}
+        max={MAX_BREED_TARGET}
+        onChange={setFallback}
+      />
       {own > 0 ? <p className="mt-3 text-sm text-stone-700">{copy.ownTargets(own)}</p> : null}
       <Button type="submit" className="mt-4">
         {copy.save}

@@ -11,7 +11,7 @@ import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
 import { useAction } from '../../hooks'
 import { ActionOutcome } from '../../outcome'
-import { asTyped, TargetInput } from '../../target-input'
+import { asTyped, DefaultTargetFields, TargetInput } from '../../target-input'
 
 const launch = adminContent.launch
 /** The two numbers of a country's target, in the form's order. */
@@ -63,19 +63,15 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: LaunchTarg
         {launch.targets}
       </h3>
       <p className="mt-1 text-sm text-stone-700">{launch.targetsIntro}</p>
-      <fieldset className="mt-3 flex flex-wrap items-end gap-3">
-        <legend className="mb-1 text-sm font-medium text-stone-800">{launch.defaultRow}</legend>
-        {KINDS.map((kind) => (
-          <TargetInput
-            key={kind}
-            id={`target-default-${kind}`}
-            label={launch[kind]}
-            value={fallback[kind]}
-            max={MAX_LAUNCH_TARGET}
-            onChange={(typed) => setFallback({ ...fallback, [kind]: typed })}
-          />
-        ))}
-      </fieldset>
+      <DefaultTargetFields
+        legend={launch.defaultRow}
+        names={KINDS}
+        idPrefix="target-default-"
+        labels={launch}
+        values={fallback}
+        max={MAX_LAUNCH_TARGET}
+        onChange={setFallback}
+      />
       {rows.map((row) => (
         <fieldset key={row.key} className="mt-3 flex flex-wrap items-end gap-3 border-t border-stone-200 pt-3">
           <legend className="sr-only">{row.country || launch.country}</legend>
