@@ -399,6 +399,24 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
     expect((await admin(`/funnel?breed=nope`)).status).toBe(400)
   })
 
+  it.skipIf(!available)('says a breed’s target on the visitor’s page with each number in its plural form', async () => {
+    await start()
+    const targets: BreedTargets = { default: { studs: 1, dams: 3 }, breeds: { pug: { studs: 22, dams: 5 } } }
+    expect((await admin('/breeds/targets', { method: 'PUT', body: targets })).status).toBe(200)
+    const pageText = async (email: string, locale: string, breed: string) => {
+      const { token } = await joinWithLink(server, email, { locale })
+      await confirmOnPage(server, token)
+      expect(
+        (await form(token, new URLSearchParams({ role: 'breeder', 'breed-1': breed, 'side-1': 'stud', country: 'FR' }).toString())).status,
+      ).toBe(303)
+      const html = await (await fetch(`${server.url}/me/${token}`)).text()
+      return html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
+    }
+    expect(await pageText('en@example.com', 'en', 'Labrador')).toContain('when 1 stud and 3 dams wait there')
+    expect(await pageText('pl@example.com', 'pl', 'Labrador')).toContain('1 reproduktor i 3 suki')
+    expect(await pageText('pl-pug@example.com', 'pl', 'Mops')).toContain('22 reproduktory i 5 suk')
+  })
+
   it.skipIf(!available)('segments a campaign by breed (id or name), side and ready breeds', async () => {
     await start()
     await seed('seg', [

@@ -22,7 +22,8 @@ function messages(value: unknown, prefix = ''): Map<string, string> {
 
 /** A message's key without its plural form, and the form (`waiting`, `many`). */
 const pluralOf = (key: string) => ({ base: key.replace(PLURAL, ''), form: PLURAL.exec(key)?.[1] })
-const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort()
+// `{{count, number}}`: the value and how i18next formats it (Intl.NumberFormat in the message's language).
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)(?:, *\w+)?\}\}/g)].map((m) => m[1]).sort()
 
 const english = messages(catalogues[DEFAULT_LOCALE])
 
@@ -93,5 +94,42 @@ describe('the catalogues', () => {
       (key) => ![...keysAsked].some((asked) => key === asked || key.startsWith(`${asked}.`)),
     )
     expect(unused).toEqual([])
+  })
+
+  it('says every counted number with its language’s plural form of the noun it counts', () => {
+    // As a speaker writes them: Polish one (1), few (2–4, 22–24) and many (5–21, 25…), English one and other.
+    const pl = visitorContent('pl')
+    const target = (studs: number, dams: number) => pl.launch.breedTarget({ studs, dams })
+    expect(target(1, 1)).toContain('1 reproduktor i 1 suka')
+    expect(target(2, 2)).toContain('2 reproduktory i 2 suki')
+    expect(target(5, 5)).toContain('5 reproduktorów i 5 suk')
+    expect(target(22, 22)).toContain('22 reproduktory i 22 suki')
+    expect(pl.invite.counts(1, 0)).toMatch(/^1 osoba zapisała się/)
+    expect(pl.invite.counts(2, 0)).toMatch(/^2 osoby zapisały się/)
+    expect(pl.invite.counts(5, 0)).toMatch(/^5 osób zapisało się/)
+    expect(pl.invite.counts(22, 0)).toMatch(/^22 osoby zapisały się/)
+    const en = visitorContent('en')
+    expect(en.launch.breedTarget({ studs: 1, dams: 3 })).toContain('when 1 stud and 3 dams wait')
+    expect(en.launch.breedTarget({ studs: 2, dams: 1 })).toContain('when 2 studs and 1 dam wait')
+    expect(en.invite.counts(1, 1)).toMatch(/^1 person has joined/)
+    expect(en.invite.counts(2, 1)).toMatch(/^2 people have joined/)
+    // A number of four digits or more as the language writes it (Intl's own output, never a typed space).
+    const meter = { country: 'DE' as const, breeders: null, owners: null, target: { breeders: 1200, owners: 12000 }, ready: false }
+    for (const locale of LOCALES)
+      expect(visitorContent(locale).launch.meter('X', meter)).toContain(new Intl.NumberFormat(locale).format(12000))
+  })
+
+  it('counts nothing outside a plural message: a message with {{count}} has its plural forms', () => {
+    const counted = [...english].filter(([, text]) => placeholders(text).includes('count')).map(([key]) => key)
+    expect(counted.length).toBeGreaterThan(0)
+    expect(counted.filter((key) => pluralOf(key).form === undefined)).toEqual([])
+  })
+
+  it('addresses a Polish reader without a form only a man would be addressed by (or speak in)', () => {
+    // Second and first person past tense in the masculine ("podałeś", "zapisałem"; not a noun's
+    // instrumental such as "źródłem"), and "sam".
+    const masculine = /\p{L}(?:łeś|[aiy]łem)(?!\p{L})|(?<!\p{L})sam(?!\p{L})/u
+    const found = [...messages(catalogues.pl)].filter(([, text]) => masculine.test(text)).map(([key, text]) => `${key}: ${text}`)
+    expect(found).toEqual([])
   })
 })

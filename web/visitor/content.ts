@@ -76,8 +76,12 @@ export function visitorContent(locale: Locale) {
               ? t('visitor.launch.breedDamsFew')
               : t('visitor.launch.breedDams', { count: m.dams, have: number.format(m.dams) }),
         }),
+      /** "when 1 stud and 3 dams wait": each number with its own noun in its language's plural form. */
       breedTarget: (target: BreedTarget) =>
-        t('visitor.launch.breedTarget', { studs: number.format(target.studs), dams: number.format(target.dams) }),
+        t('visitor.launch.breedTarget', {
+          studs: t('visitor.launch.breedTargetStuds', { count: target.studs }),
+          dams: t('visitor.launch.breedTargetDams', { count: target.dams }),
+        }),
       studs: t('visitor.launch.studs'),
       dams: t('visitor.launch.dams'),
       breedReady: (breed: string) => t('visitor.launch.breedReady', { breed }),
