@@ -45,6 +45,19 @@ export class HttpError extends Error {
  */
 export const storeUnavailable = () => new HttpError(503, 'PGRST002', 'Could not connect to the database', { hint: 'Please try again.' })
 
+/** Whole seconds until a limit's window ends, at least 1: what `Retry-After` says. */
+export const secondsUntil = (resetMs: number) => Math.max(1, Math.ceil(resetMs / 1000))
+
+const englishPlural = new Intl.PluralRules('en')
+/** The hint of a 429: "Retry after 1 second", "Retry after 42 seconds" (the API speaks English). */
+export const retryHint = (seconds: number) => `Retry after ${seconds} ${englishPlural.select(seconds) === 'one' ? 'second' : 'seconds'}`
+
+/** A 429 with its code and message, the hint and `Retry-After` saying when the window ends. */
+export const tooMany = (code: string, message: string, resetMs: number) => {
+  const seconds = secondsUntil(resetMs)
+  return new HttpError(429, code, message, { hint: retryHint(seconds), headers: { 'retry-after': String(seconds) } })
+}
+
 /** A body over a route's limit (docs/protocol.md, row 7, for the PostgREST insert). */
 export const payloadTooLarge = () => new HttpError(413, 'payload_too_large', 'Payload Too Large')
 

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { randomBytes } from 'node:crypto'
 import { type AuditAction, can, type Permission, RECENT_SIGN_IN_REQUIRED, TEAM_TIMES, type TokenRole } from '../../contract/team.js'
-import { HttpError } from '../http/errors.js'
+import { HttpError, tooMany } from '../http/errors.js'
 import { hashToken, sameSecret } from '../secrets.js'
 import type { AuditEntry, OperatorRecord } from '../store/types.js'
 import { clientKey } from '../waitlist/client-key.js'
@@ -54,13 +54,7 @@ export interface Caller {
 export const FAILURES_ALLOWED = 10
 export const FAILURE_WINDOW_MS = 15 * 60_000
 
-export function lockedOut(resetMs: number): HttpError {
-  const seconds = Math.max(1, Math.ceil(resetMs / 1000))
-  return new HttpError(429, 'too_many_attempts', 'Too many attempts', {
-    hint: `Retry after ${seconds} seconds`,
-    headers: { 'retry-after': String(seconds) },
-  })
-}
+export const lockedOut = (resetMs: number): HttpError => tooMany('too_many_attempts', 'Too many attempts', resetMs)
 
 /** The counters' keys of a client's and an operator's failures. */
 export const failureKeys = {

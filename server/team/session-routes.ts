@@ -4,7 +4,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ROLE_PERMISSIONS, type SessionInfo, TEAM_TIMES } from '../../contract/team.js'
-import { HttpError } from '../http/errors.js'
+import { HttpError, tooMany } from '../http/errors.js'
 import { hashToken, TOKEN_PATTERN } from '../secrets.js'
 import type { SignIn } from '../store/types.js'
 import { isValidEmail } from '../waitlist/check-row.js'
@@ -120,9 +120,7 @@ export async function sessionRoutes(app: FastifyInstance, { siteConfigured }: { 
       { key: `team:link:address:${hashToken(email.trim().toLowerCase())}`, windowMs: HOUR_MS },
     ])
     if ((forClient?.hits ?? 0) > LINKS_PER_CLIENT)
-      throw new HttpError(429, 'too_many_links', 'Too many sign-in links asked from here: try again within the hour', {
-        headers: { 'retry-after': String(Math.ceil((forClient?.resetMs ?? HOUR_MS) / 1000)) },
-      })
+      throw tooMany('too_many_links', 'Too many sign-in links asked from here: try again within the hour', forClient?.resetMs ?? HOUR_MS)
     const operator = isValidEmail(email) ? await app.store.team.operatorByEmail(email.trim()) : undefined
     if (operator && operator.disabled_at === null && (forAddress?.hits ?? 0) <= LINKS_PER_ADDRESS) {
       await app.store.team.addLink(

@@ -2,7 +2,7 @@
 // named by situation. Used only by the /rest/v1 route; rows 7 and 19 (payload too large, store
 // unavailable) are written by the app's error handler (server/http/errors.ts) for every route.
 import { WAITLIST_TABLE } from '../../contract/waitlist.js'
-import { HttpError } from '../http/errors.js'
+import { HttpError, retryHint } from '../http/errors.js'
 import type { RowFailure } from './check-row.js'
 
 /** A PostgREST answer. Supabase's gateway's own 401s carry only message and hint. */
@@ -31,7 +31,7 @@ const checkViolation = (constraint: string) =>
 export const postgrestErrors = {
   rateLimited: (retryAfterSeconds: number) =>
     new PostgrestError(429, 'over_request_rate_limit', 'Too many requests', {
-      hint: `Retry after ${retryAfterSeconds} seconds`,
+      hint: retryHint(retryAfterSeconds),
       headers: { 'retry-after': String(retryAfterSeconds) },
     }),
   noApiKey: () =>

@@ -10,7 +10,7 @@ import {
   type WebhookAttempt,
   type WebhookEndpoint,
 } from '../../contract/webhooks.js'
-import { HttpError } from '../http/errors.js'
+import { HttpError, tooMany } from '../http/errors.js'
 import type { WebhookEndpointFields, WebhookEndpointRecord } from '../store/types.js'
 import { auditOf } from '../team/auth.js'
 import { AddressRefused, DEVELOPMENT_HINT, publicAddresses, urlProblem } from './address.js'
@@ -234,9 +234,7 @@ export async function webhookRoutes(app: FastifyInstance, { allowPrivate }: { al
     await found(id)
     const [tests] = await app.store.counters.hit([{ key: `webhooks:test:${id}`, windowMs: 60_000 }])
     if ((tests?.hits ?? 0) > TESTS_PER_MINUTE)
-      throw new HttpError(429, 'too_many_tests', `At most ${TESTS_PER_MINUTE} test events a minute`, {
-        headers: { 'retry-after': String(Math.ceil((tests?.resetMs ?? 60_000) / 1000)) },
-      })
+      throw tooMany('too_many_tests', `At most ${TESTS_PER_MINUTE} test events a minute`, tests?.resetMs ?? 60_000)
     await app.store.webhooks.sendTest(
       id,
       { id: 0, role: 'breeder', country: 'DE', breeds: ['Golden Retriever'], locale: 'de', source: 'test' },
