@@ -32,6 +32,13 @@ export interface LandingWords {
   note: string
   /** How many wait, per plural category (`{count}` is the number); `other` always. */
   waiting: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
+  /** What the page says of the stores (STORE_SLOTS): `ios` for the App Store alone, `both` with Google Play. */
+  stores: {
+    eyebrow: { ios: string; both: string }
+    subtext: { ios: string; both: string }
+    /** The Google Play badge's HTML, written in beside the App Store's only with both stores. */
+    playBadge: string
+  }
 }
 
 /** How long /api/launch's answer may be reused, by us and by any cache on the way. */

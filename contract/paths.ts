@@ -24,3 +24,11 @@ export const FORM_TOKEN_SLOT = '@form-token@'
  * confirmed sign-ups wait (from WAITING_SHOWN_FROM on), or the note the page was built with.
  */
 export const WAITING_SLOT = '@waiting@'
+
+/**
+ * Where the prerendered page names the stores: the hero's line above its headline, the Google Play
+ * badge beside the App Store's, and the waitlist's sub-text. The server writes in the words for the
+ * stores it has (the App Store alone, or Google Play too with PLAY_STORE_URL), so one build serves
+ * either.
+ */
+export const STORE_SLOTS = { eyebrow: '@stores-eyebrow@', playBadge: '@stores-play-badge@', subtext: '@stores-subtext@' } as const

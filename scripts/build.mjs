@@ -13,9 +13,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'vite'
 
-/** contract/paths.ts's WAITING_SLOT (this script runs before anything is compiled). */
-const WAITING_SLOT = '@waiting@'
-
 const root = fileURLToPath(new URL('..', import.meta.url))
 const { values: args } = parseArgs({ options: { 'page-only': { type: 'boolean', default: false }, out: { type: 'string' } } })
 const pageOnly = args['page-only'] ?? false
@@ -71,7 +68,7 @@ if (pageOnly) {
 }
 
 async function prerender() {
-  /** @type {{ render: () => import('../web/entry-prerender').Prerendered }} */
+  /** @type {typeof import('../web/entry-prerender')} */
   const entry = await import(pathToFileURL(`${prerenderDir}/entry-prerender.js`).href)
   const page = entry.render()
   let html = await readFile(`${clientDir}/index.html`, 'utf8')
@@ -92,9 +89,10 @@ async function prerender() {
     const file = `${clientDir}${language.path}index.html`
     await mkdir(dirname(file), { recursive: true })
     await writeFile(file, await criticalCss(fillOutlets(html, language), stylesheet))
-    // The words the server writes into the page's slot (server/http/landing-page.ts). A page-only
-    // build is served by no server of ours: its slot holds the note the page was built with.
-    if (pageOnly) await fillWaitingSlot(file, page.words[language.path]?.note ?? '')
+    // The words the server writes into the page's slots (server/http/landing-page.ts). A page-only
+    // build is served by no server of ours: its slots hold what the page was built with.
+    const words = page.words[language.path]
+    if (pageOnly && words) await writeFile(file, entry.withoutServer(await readFile(file, 'utf8'), words))
   }
   if (!pageOnly) await writeFile(`${dist}/landing.json`, `${JSON.stringify(page.words, null, 2)}\n`)
   // Each language's page for unknown addresses: 404.html, de/404.html… (server/http/not-found.ts).
@@ -214,19 +212,6 @@ async function criticalCss(page, stylesheet) {
   if (kept === undefined || kept.length === 0) throw new Error('build: Beasties kept no CSS for the landing page')
   const link = `<link rel="stylesheet" href="${stylesheet.href}" fetchpriority="low" />`
   return `${page.slice(0, end)}${link}${page.slice(end)}`.replace(inlined, () => `<style>${kept}</style>`)
-}
-
-/**
- * @param {string} path
- * @param {string} note
- */
-async function fillWaitingSlot(path, note) {
-  const html = await readFile(path, 'utf8')
-  const text = note.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? c)
-  await writeFile(
-    path,
-    html.replace(WAITING_SLOT, () => text),
-  )
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Config } from './config.js'
 import { formatSchemaErrors, handleClientError, handleError } from './http/errors.js'
 import { buildValidator } from './http/validators.js'
 import { healthRoutes } from './http/health.js'
-import { landingPage, readLandingTemplate, readLandingWords } from './http/landing-page.js'
+import { landingPage, noWords, readLandingTemplate, readLandingWords } from './http/landing-page.js'
 import { createLogger, RequestLog } from './http/logging.js'
 import { notFoundHandler } from './http/not-found.js'
 import security, { inlineScriptSources } from './http/security.js'
@@ -281,14 +281,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const pages = LOCALES.flatMap((locale) => {
       const path = localePath(locale)
       const template = readLandingTemplate(join(pageRoot, path))
-      return template ? [{ path, template, words: words[path] ?? { lang: locale, note: '', waiting: { other: '{{count}}' } } }] : []
+      return template ? [{ path, template, words: words[path] ?? noWords(locale) }] : []
     })
     if (pages.length > 0 && Object.keys(words).length === 0)
       app.log.warn({ landingWordsPath }, 'the landing pages have no words for their slots: run `npm run build`')
     if (pages.length > 0) {
       // The address the build wrote into its pages, read once (every page names the same one).
       const built = builtSiteUrl(pages[0]?.template.parts.join('') ?? '')
-      await app.register(landingPage, { pages, built })
+      await app.register(landingPage, { pages, built, playStore: config.PLAY_STORE_URL !== undefined })
       await app.register(addressedFiles, { root: pageRoot, built })
     }
     await app.register(staticFiles, { root: pageRoot, landingPageServed: pages.length > 0 })

@@ -9,6 +9,7 @@ import { languageName, translator } from '../locales/index'
 import { PRIVACY_ID } from './anchors'
 import type { Drawing } from './components/dog-art'
 import type { IconName } from './components/icons'
+import type { StoreBadgeWords } from './components/store-badge'
 import { site } from './site'
 
 export interface Card {
@@ -59,10 +60,14 @@ export interface Content {
   /** The slim bar that stays at the top: the name, the way to the form, and the other languages. */
   header: { brand: string; label: string; join: string; languages: Languages }
   hero: {
+    /** The line above the headline: the App Store's phone alone, or both phones (STORE_SLOTS). */
     eyebrow: string
+    eyebrowBothStores: string
     headline: string
     lead: string
-    badge: { ariaLabel: string; smallText: string; largeText: string }
+    /** The App Store's badge; Google Play's beside it where the server has PLAY_STORE_URL. */
+    badge: StoreBadgeWords
+    playBadge: StoreBadgeWords
     /** Under the badge, until WAITING_SHOWN_FROM sign-ups are confirmed; then `waiting` says how many. */
     note: string
     /** `{count}` confirmed sign-ups, rounded down to the ten; written by the server into each page it sends. */
@@ -97,7 +102,9 @@ export interface Content {
   waitlist: {
     id: string
     heading: string
+    /** Naming the App Store alone, or both stores (STORE_SLOTS). */
     subtext: string
+    subtextBothStores: string
     emailLabel: string
     emailPlaceholder: string
     submit: string
@@ -155,6 +162,11 @@ export function pageContent(locale: Locale): Content {
   const t = translator(locale, { product: site.productName, supportEmail: site.supportEmail })
   const name = site.productName
   const toast = (key: string) => ({ title: t(`${key}.title`), description: t(`${key}.description`) })
+  const badge = (key: string): StoreBadgeWords => ({
+    small: t(`${key}.smallText`),
+    large: t(`${key}.largeText`),
+    label: t(`${key}.ariaLabel`),
+  })
   const cards = (key: string, icons: readonly IconName[]) =>
     icons.map((icon, i) => ({ icon, title: t(`${key}.${i}.title`), text: t(`${key}.${i}.text`) }))
   // The same words whether the answer comes as a toast (JavaScript) or as the page's message (none).
@@ -175,13 +187,11 @@ export function pageContent(locale: Locale): Content {
     },
     hero: {
       eyebrow: t('page.hero.eyebrow'),
+      eyebrowBothStores: t('page.hero.eyebrowBothStores'),
       headline: t('page.hero.headline'),
       lead: t('page.hero.lead'),
-      badge: {
-        ariaLabel: t('page.hero.badge.ariaLabel'),
-        smallText: t('page.hero.badge.smallText'),
-        largeText: t('page.hero.badge.largeText'),
-      },
+      badge: badge('page.hero.badge'),
+      playBadge: badge('page.hero.playBadge'),
       note: t('page.hero.note'),
       waiting: t.plurals('page.hero.waiting'),
       phone: {
@@ -265,6 +275,7 @@ export function pageContent(locale: Locale): Content {
       id: 'waitlist',
       heading: t('page.waitlist.heading'),
       subtext: t('page.waitlist.subtext'),
+      subtextBothStores: t('page.waitlist.subtextBothStores'),
       emailLabel: t('page.waitlist.emailLabel'),
       emailPlaceholder: t('page.waitlist.emailPlaceholder'),
       submit: t('page.waitlist.submit'),

@@ -1,11 +1,13 @@
 import { StrictMode } from 'react'
-import { renderToString } from 'react-dom/server'
+import { renderToStaticMarkup, renderToString } from 'react-dom/server'
 import type { LandingWords } from '../contract/growth'
 import { DEFAULT_LOCALE, LOCALES, localePath } from '../contract/locales'
+import { STORE_SLOTS, WAITING_SLOT } from '../contract/paths'
 import { App } from './app'
 import { artFiles } from './components/dog-art'
 import { NotFound } from './not-found'
 import { pageContent } from './content'
+import { PlayBadge } from './sections/hero'
 import { escapeHtml, shareKit, siteFiles, type ShareImage } from './share'
 import { site } from './site'
 
@@ -54,7 +56,16 @@ export function render(): Prerendered {
     ].join('\n    ')
     pages.push({ path: localePath(locale), lang: locale, html, head })
     images.push(...share.images)
-    words[localePath(locale)] = { lang: locale, note: content.hero.note, waiting: content.hero.waiting }
+    words[localePath(locale)] = {
+      lang: locale,
+      note: content.hero.note,
+      waiting: content.hero.waiting,
+      stores: {
+        eyebrow: { ios: content.hero.eyebrow, both: content.hero.eyebrowBothStores },
+        subtext: { ios: content.waitlist.subtext, both: content.waitlist.subtextBothStores },
+        playBadge: renderToStaticMarkup(<PlayBadge content={content.hero} waitlistId={content.waitlist.id} />),
+      },
+    }
   }
   const shared = siteFiles(site, new Date())
   const notFound = LOCALES.map((locale): PrerenderedPage => {
@@ -72,6 +83,20 @@ export function render(): Prerendered {
     }
   })
   return { pages, files: { ...shared.files, ...artFiles() }, images: [...shared.images, ...images], notFound, words }
+}
+
+/**
+ * A page of a page-only build, which no server of ours serves: its slots hold what it was built
+ * with (the note; the App Store alone), as the server would fill them without a count or PLAY_STORE_URL.
+ */
+export function withoutServer(html: string, words: LandingWords): string {
+  const fill: Record<string, string> = {
+    [WAITING_SLOT]: escapeHtml(words.note),
+    [STORE_SLOTS.eyebrow]: escapeHtml(words.stores.eyebrow.ios),
+    [STORE_SLOTS.subtext]: escapeHtml(words.stores.subtext.ios),
+    [STORE_SLOTS.playBadge]: '',
+  }
+  return html.replace(new RegExp(Object.keys(fill).join('|'), 'g'), (slot) => fill[slot] ?? slot)
 }
 
 export { DEFAULT_LOCALE }

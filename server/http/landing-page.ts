@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import { INVITE_PARAM, type LandingWords, WAITING_SHOWN_FROM } from '../../contract/growth.js'
-import { FORM_TOKEN_SLOT, WAITING_SLOT } from '../../contract/paths.js'
+import { FORM_TOKEN_SLOT, STORE_SLOTS, WAITING_SLOT } from '../../contract/paths.js'
 import { publicFigure } from '../../contract/public-figures.js'
 import { UTM_COLUMNS } from '../../contract/waitlist.js'
 import { warnAtMostOnce } from '../growth/log-once.js'
@@ -19,7 +19,7 @@ import { perAddress, readdressed } from './site-address.js'
 
 /** Where the built page's form holds the token (its hidden field's value attribute). */
 const TOKEN = `value="${FORM_TOKEN_SLOT}"`
-const SLOTS = new RegExp(`(${TOKEN}|${WAITING_SLOT})`)
+const SLOTS = new RegExp(`(${[TOKEN, WAITING_SLOT, ...Object.values(STORE_SLOTS)].join('|')})`)
 
 /** The built page cut at its slots: text, slot, text, slot, text. */
 export interface LandingTemplate {
@@ -42,6 +42,14 @@ export function readLandingTemplate(root: string): LandingTemplate | undefined {
   return { parts }
 }
 
+/** The words of a page whose build left none (a warning says so): its slots say nothing. */
+export const noWords = (lang: string): LandingWords => ({
+  lang,
+  note: '',
+  waiting: { other: '{{count}}' },
+  stores: { eyebrow: { ios: '', both: '' }, subtext: { ios: '', both: '' }, playBadge: '' },
+})
+
 export function readLandingWords(path: string): Record<string, LandingWords> {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, LandingWords>) : {}
 }
@@ -53,11 +61,25 @@ const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp
  * hundred, once the total's secret offset is taken off), from WAITING_SHOWN_FROM on; before that,
  * or with no count, the note. A count that moved by one would tell who just joined.
  */
-export function waitingLine(words: LandingWords, count: number | null, offset: number | null): string {
+export function waitingLine(words: Pick<LandingWords, 'lang' | 'note' | 'waiting'>, count: number | null, offset: number | null): string {
   const shown = count === null || offset === null ? null : publicFigure(count, offset)
   if (shown === null || shown < WAITING_SHOWN_FROM) return escapeHtml(words.note)
   const sentence = words.waiting[new Intl.PluralRules(words.lang).select(shown)] ?? words.waiting.other
   return escapeHtml(sentence.replace('{{count}}', new Intl.NumberFormat(words.lang).format(shown)))
+}
+
+/**
+ * What the page says of the stores, the same for every visit: the App Store alone, or Google Play
+ * beside it (STORE_SLOTS). Text escaped; the badge is the build's HTML.
+ */
+export function storeSlots(words: LandingWords, playStore: boolean): Record<string, string> {
+  const { eyebrow, subtext, playBadge } = words.stores
+  const side = playStore ? 'both' : 'ios'
+  return {
+    [STORE_SLOTS.eyebrow]: escapeHtml(eyebrow[side]),
+    [STORE_SLOTS.subtext]: escapeHtml(subtext[side]),
+    [STORE_SLOTS.playBadge]: playStore ? playBadge : '',
+  }
 }
 
 /** One language's landing page: where it is served, its template and the words of its slot. */
@@ -123,8 +145,14 @@ export function switchedWithQuery(request: FastifyRequest, path: string, landing
   return carried.size === 0 ? undefined : `${path}?${carried}`
 }
 
-/** `built`: the address the build wrote into the pages, replaced by the one the server runs with. */
-export async function landingPage(app: FastifyInstance, { pages, built }: { pages: LandingPage[]; built: string | undefined }) {
+/**
+ * `built`: the address the build wrote into the pages, replaced by the one the server runs with;
+ * `playStore`: whether the server has PLAY_STORE_URL (the page names Google Play too).
+ */
+export async function landingPage(
+  app: FastifyInstance,
+  { pages, built, playStore }: { pages: LandingPage[]; built: string | undefined; playStore: boolean },
+) {
   // Said once the server listens: a start that fails says only why it failed.
   if (app.formTokens.ephemeral) {
     app.addHook('onListen', async () =>
@@ -150,8 +178,12 @@ export async function landingPage(app: FastifyInstance, { pages, built }: { page
       },
     )
   for (const { path, template, words } of pages) {
-    // The template with the address the server runs with in the build's place (site-address.ts).
-    const partsFor = perAddress((address) => template.parts.map((part, i) => (i % 2 === 1 ? part : readdressed(part, built, address))))
+    // The template with the address the server runs with in the build's place (site-address.ts),
+    // and the stores it has named.
+    const stores = storeSlots(words, playStore)
+    const partsFor = perAddress((address) =>
+      template.parts.map((part, i) => (i % 2 === 1 ? (stores[part] ?? part) : readdressed(part, built, address))),
+    )
     let current: PageOfTheSecond | undefined
     const pageNow = async (): Promise<PageOfTheSecond> => {
       const now = Date.now()

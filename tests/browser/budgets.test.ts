@@ -72,8 +72,11 @@ function differences(alone: string[], whole: string[]): string[] {
 describe.skipIf(!chromiumAvailable)('page weight and caching', () => {
   // The page as production sends it: the server writes its SITE_URL into the page (13 times, in
   // the alternates, share tags and JSON-LD), so the address weighs in; the product's own, not a
-  // test port's.
-  const suite = useServerAndBrowser({ SITE_URL: 'https://kennect.app' })
+  // test port's. With both stores named (PLAY_STORE_URL): the heavier of the two heroes.
+  const suite = useServerAndBrowser({
+    SITE_URL: 'https://kennect.app',
+    PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=app.kennect.android',
+  })
 
   /** The bytes that cross the wire in that encoding (the HTML, compressed as it is sent, has no Content-Length). */
   const transferSize = (url: string, encoding = 'gzip') =>

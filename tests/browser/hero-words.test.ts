@@ -12,7 +12,8 @@ import { resizeTo } from '../support/page'
 const WIDTHS = [320, 390, 1280]
 
 describe.skipIf(!chromiumAvailable)("the hero's words", () => {
-  const suite = useServerAndBrowser()
+  // Both stores named (PLAY_STORE_URL): the longer line and the second badge.
+  const suite = useServerAndBrowser({ PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=app.kennect.android' })
 
   it.each(LOCALES)('are whole in %s at 320, 390 and 1280 px, with and without JavaScript', async (locale) => {
     for (const javaScriptEnabled of [false, true]) {

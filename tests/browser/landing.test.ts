@@ -244,7 +244,7 @@ describe.skipIf(!chromiumAvailable)('landing page', () => {
       content.header.label,
       content.header.join,
       `${content.header.languages.label}: English`,
-      content.hero.badge.ariaLabel,
+      content.hero.badge.label,
     ])
     await page.keyboard.press('Enter')
     await page.keyboard.press('Tab')

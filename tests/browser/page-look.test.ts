@@ -28,7 +28,7 @@ describe.skipIf(!chromiumAvailable)('the page beyond the spec', () => {
 
   it('says the app is coming soon on its App Store badge, which still leads to the form', async () => {
     const { page } = await visit(suite.browser, `${suite.server.url}/`, DESKTOP)
-    const badge = page.getByRole('link', { name: content.hero.badge.ariaLabel })
+    const badge = page.getByRole('link', { name: content.hero.badge.label })
     expect(await badge.innerText()).toMatch(/^Coming soon on the\s+App Store$/)
     expect(await badge.getAttribute('href')).toBe(`#${content.waitlist.id}`)
     expect(await page.locator('body').innerText()).not.toMatch(/download on/i)

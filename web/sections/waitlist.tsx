@@ -1,7 +1,7 @@
 import { LoaderCircle } from 'lucide'
 import { SvgIcon } from '../components/svg-icon'
 import { LOCALE_COLUMN, type Locale } from '../../contract/locales'
-import { FORM_TOKEN_SLOT } from '../../contract/paths'
+import { FORM_TOKEN_SLOT, STORE_SLOTS } from '../../contract/paths'
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
 import { MatchedPair } from '../components/dog-art'
 import { Button } from '../components/ui/button'
@@ -39,7 +39,9 @@ export function Waitlist({ content, privacyId, children }: { content: Content['w
         <h2 id={headingId} className="text-3xl font-bold tracking-tight text-balance sm:text-5xl">
           {content.heading}
         </h2>
-        <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-orange-50">{content.subtext}</p>
+        <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-orange-50">
+          {site.formAction ? STORE_SLOTS.subtext : content.subtext}
+        </p>
         {site.formAction ? <Outcomes id={content.id} outcomes={content.outcomes} /> : null}
         {children}
         {site.formAction ? null : (
