@@ -31,4 +31,13 @@ export const WAITING_SLOT = '@waiting@'
  * stores it has (the App Store alone, or Google Play too with PLAY_STORE_URL), so one build serves
  * either.
  */
-export const STORE_SLOTS = { eyebrow: '@stores-eyebrow@', playBadge: '@stores-play-badge@', subtext: '@stores-subtext@' } as const
+export const STORE_SLOTS = {
+  eyebrow: '@stores-eyebrow@',
+  playBadge: '@stores-play-badge@',
+  subtext: '@stores-subtext@',
+  /** The JSON-LD's `operatingSystem`: APP_SYSTEMS's. */
+  systems: '@stores-systems@',
+} as const
+
+/** The app's systems, as the page's JSON-LD names them: the App Store's alone, or Google Play's too. */
+export const APP_SYSTEMS = { ios: 'iOS', both: 'iOS, Android' } as const

@@ -2,7 +2,7 @@ import { StrictMode } from 'react'
 import { renderToStaticMarkup, renderToString } from 'react-dom/server'
 import type { LandingWords } from '../contract/growth'
 import { DEFAULT_LOCALE, LOCALES, localePath } from '../contract/locales'
-import { STORE_SLOTS, WAITING_SLOT } from '../contract/paths'
+import { APP_SYSTEMS, STORE_SLOTS, WAITING_SLOT } from '../contract/paths'
 import { App } from './app'
 import { artFiles } from './components/dog-art'
 import { NotFound } from './not-found'
@@ -95,6 +95,7 @@ export function withoutServer(html: string, words: LandingWords): string {
     [STORE_SLOTS.eyebrow]: escapeHtml(words.stores.eyebrow.ios),
     [STORE_SLOTS.subtext]: escapeHtml(words.stores.subtext.ios),
     [STORE_SLOTS.playBadge]: '',
+    [STORE_SLOTS.systems]: APP_SYSTEMS.ios,
   }
   return html.replace(new RegExp(Object.keys(fill).join('|'), 'g'), (slot) => fill[slot] ?? slot)
 }

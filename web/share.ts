@@ -3,6 +3,7 @@
 // crawlers and chat apps ask for. The build (scripts/build.mjs) writes the files and renders the
 // images' SVG to PNG; everything they say comes from web/content.ts and SITE_URL.
 import { DEFAULT_LOCALE, LOCALES, type Locale, localePath, OG_LOCALES } from '../contract/locales'
+import { APP_SYSTEMS, STORE_SLOTS } from '../contract/paths'
 import type { Content } from './content'
 import faviconSvg from './share/favicon.svg?raw'
 import ogTemplate from './share/og-image.svg?raw'
@@ -103,7 +104,8 @@ export function shareKit(site: Site, content: ShareContent): ShareKit {
         inLanguage: locale,
         url: home,
         image,
-        operatingSystem: 'iOS',
+        // Written in by our server as it has the stores (STORE_SLOTS); a page served elsewhere names the App Store's.
+        operatingSystem: site.formAction ? STORE_SLOTS.systems : APP_SYSTEMS.ios,
         applicationCategory: 'LifestyleApplication',
         publisher: { '@id': `${siteHome}#organization` },
       },

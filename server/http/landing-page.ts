@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import { INVITE_PARAM, type LandingWords, WAITING_SHOWN_FROM } from '../../contract/growth.js'
-import { FORM_TOKEN_SLOT, STORE_SLOTS, WAITING_SLOT } from '../../contract/paths.js'
+import { APP_SYSTEMS, FORM_TOKEN_SLOT, STORE_SLOTS, WAITING_SLOT } from '../../contract/paths.js'
 import { publicFigure } from '../../contract/public-figures.js'
 import { UTM_COLUMNS } from '../../contract/waitlist.js'
 import { warnAtMostOnce } from '../growth/log-once.js'
@@ -79,6 +79,7 @@ export function storeSlots(words: LandingWords, playStore: boolean): Record<stri
     [STORE_SLOTS.eyebrow]: escapeHtml(eyebrow[side]),
     [STORE_SLOTS.subtext]: escapeHtml(subtext[side]),
     [STORE_SLOTS.playBadge]: playStore ? playBadge : '',
+    [STORE_SLOTS.systems]: APP_SYSTEMS[side],
   }
 }
 

@@ -114,6 +114,20 @@ describe('the tags a link preview reads', () => {
     expect(byType.Organization).toMatchObject({ name: site.productName, url: home, email: site.supportEmail })
   })
 
+  it('JSON-LD: the app on Android too where the server has PLAY_STORE_URL', async () => {
+    const withPlay = await startServer({ PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=app.kennect.android' })
+    try {
+      for (const locale of LOCALES) {
+        const page = await (await fetch(`${withPlay.url}${localePath(locale)}`)).text()
+        const json = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page)?.[1] ?? 'null'
+        const graph = (JSON.parse(json) as { '@graph': Record<string, unknown>[] })['@graph']
+        expect(graph.find((node) => node['@type'] === 'MobileApplication')?.operatingSystem, locale).toBe('iOS, Android')
+      }
+    } finally {
+      await withPlay.close()
+    }
+  })
+
   it('icons: an SVG favicon, a PNG fallback, an Apple touch icon and a manifest in the HTML', () => {
     expect(link('icon')).toEqual([
       { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
