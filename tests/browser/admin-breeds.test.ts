@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { adminContent } from '../../web/admin/content'
+import { PUBLIC_MIN } from '../../contract/public-figures'
 import { axeOn } from '../support/axe'
 import { chromiumAvailable } from '../support/chromium'
 import { useServerAndBrowser } from '../support/browser-suite'
@@ -174,6 +175,31 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breeds on the admin page o
     expect(await rowOf(page, LAB, copy.allCountries)).toEqual([LAB, copy.allCountries, '3', '3', '0', '2 / 1', copy.ready])
     expect(await rowOf(page, GSD, copy.allCountries)).toEqual([GSD, copy.allCountries, '1', '1', '1', '2 / 1', copy.notReady])
     expect((await suite.server.app.store.breeds.targets()).default).toEqual({ studs: 2, dams: 1 })
+    await page.context().close()
+  })
+
+  it.skipIf(!available)('says, as a target under what visitors are shown is typed, that their pages call it reached later', async () => {
+    const page = await open()
+    const note = (text: string) => page.getByRole('status').filter({ hasText: text })
+    const breedsNote = copy.belowPublic(PUBLIC_MIN)
+    const targets = page.getByRole('group', { name: copy.defaultRow })
+    // (An earlier test saved 2 and 1: the form opens with them, and says so at once.)
+    await expect.poll(() => targets.getByLabel(copy.studs).inputValue()).not.toBe('')
+    await targets.getByLabel(copy.studs).fill('20')
+    await targets.getByLabel(copy.dams).fill('20')
+    await expect.poll(() => note(breedsNote).count()).toBe(0)
+    await targets.getByLabel(copy.studs).fill(String(PUBLIC_MIN - 1))
+    await note(breedsNote).waitFor()
+    await targets.getByLabel(copy.studs).fill(String(PUBLIC_MIN))
+    await expect.poll(() => note(breedsNote).count()).toBe(0)
+    // The countries' launch targets say the same.
+    await page.goto(`${suite.server.url}/admin/demand`)
+    const launchNote = adminContent.launch.belowPublic(PUBLIC_MIN)
+    const countries = page.getByRole('group', { name: adminContent.launch.defaultRow })
+    await countries.getByLabel(adminContent.launch.owners).fill('0')
+    await note(launchNote).waitFor()
+    await countries.getByLabel(adminContent.launch.owners).fill('200')
+    await expect.poll(() => note(launchNote).count()).toBe(0)
     await page.context().close()
   })
 

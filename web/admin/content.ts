@@ -317,6 +317,8 @@ export const adminContent = {
     country: 'Country code',
     breeders: 'Breeders',
     owners: 'Owners',
+    belowPublic: (min: number) =>
+      `Visitors see no count under ${min}: a target under ${min} shows as reached on their pages only once ${min} breeders and ${min} owners (and a little more: each figure’s secret offset) wait. The team’s meters here count exactly.`,
     addCountry: 'Add a country',
     removeCountry: (code: string) => `Remove ${code || 'this row'}`,
     save: 'Save targets',
@@ -366,6 +368,8 @@ export const adminContent = {
         : `${counted(n, 'breed', 'breeds')} keep targets of their own (not changed here).`,
     studs: 'Studs',
     dams: 'Dams',
+    belowPublic: (min: number) =>
+      `Visitors see no count under ${min}: a target under ${min} shows as reached on their pages only once ${min} studs and ${min} dams (and a little more: each figure’s secret offset) wait. The team’s Ready column here counts exactly.`,
     save: 'Save targets',
     saved: 'Targets saved.',
     unmatched: 'Names the catalogue missed',

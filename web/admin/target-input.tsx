@@ -1,5 +1,6 @@
 // A target as the team types it, for the breeds' and the countries' target forms: a labelled whole
 // number from 0 to the target's maximum, sent as typed (the server names whatever is wrong).
+import { PUBLIC_MIN } from '../../contract/public-figures'
 import { Input } from '../components/ui/input'
 
 /** A field's text as the request sends it: a number where it reads as one, else the text itself. */
@@ -36,6 +37,23 @@ export function TargetInput({
         className="mt-1"
       />
     </div>
+  )
+}
+
+/**
+ * Said while any target typed is under PUBLIC_MIN: visitors see no count under it, so their pages
+ * call such a target reached only once PUBLIC_MIN (and the figure's secret offset) wait; the team's
+ * figures, exact, call it reached at the target (docs/public-figures.md#targets-under-the-threshold).
+ */
+export function BelowPublicNote({ typed, text }: { typed: readonly string[]; text: (min: number) => string }) {
+  const below = typed.some((value) => {
+    const n = asTyped(value)
+    return typeof n === 'number' && n < PUBLIC_MIN
+  })
+  return (
+    <p role="status" className="mt-3 text-sm text-amber-800 empty:hidden">
+      {below ? text(PUBLIC_MIN) : null}
+    </p>
   )
 }
 

@@ -7,7 +7,7 @@ import type { AdminApi } from '../../api'
 import { adminContent } from '../../content'
 import { useAction, useLoaded } from '../../hooks'
 import { ActionOutcome } from '../../outcome'
-import { asTyped, DefaultTargetFields } from '../../target-input'
+import { asTyped, BelowPublicNote, DefaultTargetFields } from '../../target-input'
 import { useAdmin } from '../../session'
 
 const copy = adminContent.breeds
@@ -41,6 +41,7 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: BreedTarge
         max={MAX_BREED_TARGET}
         onChange={setFallback}
       />
+      <BelowPublicNote typed={Object.values(fallback)} text={copy.belowPublic} />
       {own > 0 ? <p className="mt-3 text-sm text-stone-700">{copy.ownTargets(own)}</p> : null}
       <Button type="submit" className="mt-4">
         {copy.save}

@@ -11,7 +11,7 @@ import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
 import { useAction } from '../../hooks'
 import { ActionOutcome } from '../../outcome'
-import { asTyped, DefaultTargetFields, TargetInput } from '../../target-input'
+import { asTyped, BelowPublicNote, DefaultTargetFields, TargetInput } from '../../target-input'
 
 const launch = adminContent.launch
 /** The two numbers of a country's target, in the form's order. */
@@ -105,6 +105,10 @@ function TargetsForm({ api, targets, act }: { api: AdminApi; targets: LaunchTarg
           </Button>
         </fieldset>
       ))}
+      <BelowPublicNote
+        typed={[...Object.values(fallback), ...rows.flatMap((row) => KINDS.map((kind) => row[kind]))]}
+        text={launch.belowPublic}
+      />
       <div className="mt-4 flex flex-wrap gap-3">
         <Button
           variant="outline"
