@@ -11,24 +11,26 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestSchema, postgresAvailable, TEST_DATABASE_URL } from '../support/postgres'
-import { type ServerProcess, spawnServer } from '../support/process'
+import { refuseStaleBuild, type ServerProcess, spawnServer } from '../support/process'
 import { seedSignUps } from '../support/seed'
 import { tempSqlitePath } from '../support/server'
 
 const waitlist = (env: Record<string, string>, ...args: string[]) => {
+  refuseStaleBuild()
   const run = spawnSync(process.execPath, ['scripts/waitlist.mjs', ...args], { env: { PATH: process.env.PATH, ...env } })
   return { code: run.status, out: run.stdout.toString(), err: run.stderr.toString() }
 }
 /** The same, without blocking this process: its sign-ups go on meanwhile. Killed after `timeoutMs`. */
 const waitlistAsync = (env: Record<string, string>, args: string[], timeoutMs = 0) =>
-  new Promise<{ code: number; out: string; err: string }>((resolve) =>
+  new Promise<{ code: number; out: string; err: string }>((resolve) => {
+    refuseStaleBuild()
     execFile(
       process.execPath,
       ['scripts/waitlist.mjs', ...args],
       { env: { PATH: process.env.PATH, ...env }, timeout: timeoutMs, killSignal: 'SIGKILL' },
       (error, out, err) => resolve({ code: error ? Number(error.code ?? 1) : 0, out, err }),
-    ),
-  )
+    )
+  })
 /** Many sign-ups from one address: the limiter counts nothing here. */
 const UNLIMITED = { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_HOUR: '0' }
 const join1 = (url: string, email: string) =>

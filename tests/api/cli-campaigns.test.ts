@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CLI, runCli } from '../support/process'
+import { builtCli, runCli } from '../support/process'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { startSmtp, type TestSmtp } from '../support/smtp'
@@ -186,7 +186,9 @@ describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }
     smtp.received.length = 0
     expect((await cli('campaign', 'send', id ?? '')).stdout).toContain('2 mails queued')
     // --follow while the server sends: plain lines (no terminal), the last one the end.
-    const follow = spawn(process.execPath, [CLI, 'campaign', 'status', id ?? '', '--follow'], { env: { PATH: process.env.PATH, ...env } })
+    const follow = spawn(process.execPath, [builtCli(), 'campaign', 'status', id ?? '', '--follow'], {
+      env: { PATH: process.env.PATH, ...env },
+    })
     let progress = ''
     follow.stderr.on('data', (chunk: Buffer) => (progress += chunk.toString()))
     const [code] = await once(follow, 'exit')
@@ -207,7 +209,7 @@ describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }
     const id = /campaign (\d+):/.exec(created.stdout)?.[1] ?? ''
     await cli('campaign', 'send', id)
     // `script` gives the command a pseudo-terminal of its own, as a person's shell would.
-    const command = [process.execPath, CLI, 'campaign', 'status', id, '--follow'].map((part) => `'${part}'`).join(' ')
+    const command = [process.execPath, builtCli(), 'campaign', 'status', id, '--follow'].map((part) => `'${part}'`).join(' ')
     const { stdout } = await run('/usr/bin/script', ['-qec', command, '/dev/null'], { env: { PATH: process.env.PATH, ...env } })
     expect(stdout).toContain(`\r[${'#'.repeat(30)}] 100% campaign ${id} (finished): sent 1 of 1`)
   })

@@ -10,7 +10,7 @@ import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { localMails } from '../support/mailbox'
 import { pageTokenFor } from '../support/page-links'
-import { CLI } from '../support/process'
+import { builtCli } from '../support/process'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
@@ -50,7 +50,7 @@ describe.each(STORES)('the command line with the server’s settings on $kind', 
         PATH: process.env.PATH,
         ...(kind === 'postgres' ? { DATABASE_URL: server.config.DATABASE_URL } : { SQLITE_PATH: server.config.SQLITE_PATH }),
       }
-      const cli = (...args: string[]) => run(process.execPath, [CLI, ...args], { env })
+      const cli = (...args: string[]) => run(process.execPath, [builtCli(), ...args], { env })
       const dry = await cli('campaign', 'create', '--subject', 'Launch', '--markdown-file', message, '--dry-run')
       expect(dry.stdout).toContain(`links as the server at ${SITE_URL} sends them`)
       const previewed = linksIn(dry.stdout.slice(dry.stdout.indexOf('--- en ---')))

@@ -12,7 +12,7 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../server/config'
 import { pageTokenFor } from '../support/page-links'
-import { CLI, runToExit } from '../support/process'
+import { builtCli, runToExit } from '../support/process'
 import { startServer, type TestServer } from '../support/server'
 import { startSmtp, type TestSmtp } from '../support/smtp'
 
@@ -46,7 +46,7 @@ const resolverOf = (records: Map<string, string[]>) => async (name: string, type
 }
 
 async function mailDns(server: TestServer, env: Record<string, string>): Promise<string> {
-  const { stdout } = await run(process.execPath, [CLI, 'mail', 'dns'], {
+  const { stdout } = await run(process.execPath, [builtCli(), 'mail', 'dns'], {
     env: { PATH: process.env.PATH, ...env, SQLITE_PATH: server.config.SQLITE_PATH },
   })
   return stdout

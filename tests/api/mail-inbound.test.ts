@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Suppression } from '../../contract/mail-events'
 import { pageTokenFor } from '../support/page-links'
-import { CLI } from '../support/process'
+import { builtCli } from '../support/process'
 import { dsnFor } from '../support/reports'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
@@ -98,7 +98,7 @@ describe.each(STORES)('mail inbound on $kind', ({ kind, available }) => {
   const inbound = (message: string) =>
     new Promise<string>((resolve, reject) => {
       const env = kind === 'postgres' ? { DATABASE_URL: server.config.DATABASE_URL } : { SQLITE_PATH: server.config.SQLITE_PATH }
-      const child = spawn(process.execPath, [CLI, 'mail', 'inbound'], {
+      const child = spawn(process.execPath, [builtCli(), 'mail', 'inbound'], {
         env: { PATH: process.env.PATH, ...env, MAIL_RETURN_PATH: RETURN_PATH },
       })
       let out = ''

@@ -15,7 +15,7 @@ import type { Segments } from '../../contract/campaigns'
 import type { Deliverability } from '../../contract/deliverability'
 import { confirmOnPage, joinWithLink, pageTokenFor } from '../support/page-links'
 import { outboxSettled } from '../support/outbox'
-import { CLI } from '../support/process'
+import { builtCli } from '../support/process'
 import { dsnFor } from '../support/reports'
 import { profileOf, type TestProfile } from '../support/profile'
 import { row } from '../support/rows'
@@ -345,7 +345,9 @@ describe.each(STORES)('one mail truth on $kind', ({ kind, available }) => {
   const cli = (args: string[], input = '') =>
     new Promise<string>((resolve, reject) => {
       const env = kind === 'postgres' ? { DATABASE_URL: server.config.DATABASE_URL } : { SQLITE_PATH: server.config.SQLITE_PATH }
-      const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env, MAIL_RETURN_PATH: RETURN_PATH } })
+      const child = spawn(process.execPath, [builtCli(), ...args], {
+        env: { PATH: process.env.PATH, ...env, MAIL_RETURN_PATH: RETURN_PATH },
+      })
       let out = ''
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
       child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${out}`))))

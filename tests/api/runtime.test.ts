@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { checkNodeVersion } from '../../scripts/node-version.mjs'
-import { runCli } from '../support/process'
+import { refuseStaleBuild, runCli } from '../support/process'
 
 const dir = mkdtempSync(join(tmpdir(), 'kennect-runtime-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -90,6 +90,7 @@ console.log('dropped and kept', kept.length)
 }
 
 async function runScript(name: string, source: string, nodeArgs: string[], run: number) {
+  refuseStaleBuild()
   const script = join(dir, `${Object.keys(SCRIPTS).indexOf(name)}.mjs`)
   writeFileSync(script, prelude + source)
   const child = spawn(process.execPath, [...nodeArgs, script, join(dir, `run-${run}-${Date.now()}.db`)], {

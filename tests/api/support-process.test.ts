@@ -1,7 +1,10 @@
 // The test helper that starts the real entry point: a server that never says it listens (here, its
 // log level hides the line) is stopped when the helper gives up on it, never left running.
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { staleBuild } from '../../scripts/ensure-build.mjs'
 import { spawnServer } from '../support/process'
 import { tempSqlitePath } from '../support/server'
 
@@ -34,6 +37,29 @@ describe('spawnServer', () => {
     } finally {
       for (const pid of processesWith(db.path)) process.kill(pid, 'SIGKILL')
       db.cleanup()
+    }
+  })
+})
+
+describe('staleBuild (what the process tests refuse to run)', () => {
+  it('names the source changed after the build, and nothing while the build is newer', () => {
+    const at = mkdtempSync(join(tmpdir(), 'kennect-stale-'))
+    try {
+      const file = (path: string, seconds: number) => {
+        mkdirSync(join(at, path, '..'), { recursive: true })
+        writeFileSync(join(at, path), '')
+        utimesSync(join(at, path), seconds, seconds)
+      }
+      file('server/app.ts', 1_000)
+      expect(staleBuild(at)).toBe('dist/')
+      file('dist/.build-stamp', 2_000)
+      expect(staleBuild(at)).toBeUndefined()
+      file('locales/pl.json', 3_000)
+      expect(staleBuild(at)).toBe('locales/pl.json')
+      file('dist/.build-stamp', 4_000)
+      expect(staleBuild(at)).toBeUndefined()
+    } finally {
+      rmSync(at, { recursive: true, force: true })
     }
   })
 })

@@ -7,10 +7,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Env } from '../../server/config'
+import { staleBuild } from '../../scripts/ensure-build.mjs'
 
 export const MAIN = join(process.cwd(), 'dist', 'server', 'main.js')
-/** The operators' command line as built (what `npm run waitlist` runs). */
-export const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
+const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
+
+/** The operators' command line as built (what `npm run waitlist` runs), once the build is known to be current. */
+export function builtCli(): string {
+  refuseStaleBuild()
+  return CLI
+}
 
 export interface CliResult {
   code: number
@@ -20,10 +26,23 @@ export interface CliResult {
 
 const run = promisify(execFile)
 
+/**
+ * These tests run the build: one older than a source would test old code without a word (and the
+ * command line would rebuild first, writing to stderr). Checked once per process, said in one line.
+ */
+let builtFromSources: string | undefined | null = null
+export function refuseStaleBuild(): void {
+  builtFromSources ??= staleBuild() ?? undefined
+  if (builtFromSources !== undefined)
+    throw new Error(
+      `dist/ is older than ${builtFromSources}: run \`npm run build\` first (these tests run the built server and command line)`,
+    )
+}
+
 /** Runs one command of the command line with only PATH and `env`, and answers how it ended, a failure too. */
 export async function runCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } })
+    const { stdout, stderr } = await run(process.execPath, [builtCli(), ...args], { env: { PATH: process.env.PATH, ...env } })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const { code, stdout, stderr } = error as CliResult
@@ -45,6 +64,7 @@ export interface ServerProcess {
 const mailDir = () => mkdtempSync(join(tmpdir(), 'kennect-mail-'))
 
 function launch(env: Env, nodeArgs: string[] = []) {
+  refuseStaleBuild()
   const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', MAIL_DIR: mailDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
