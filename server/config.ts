@@ -12,6 +12,20 @@ const optionalText = z
 
 const limit = z.coerce.number().int().min(0)
 
+/**
+ * A store's address, parsed whole: the mails, the /app/ page and the Play referrer build on it with
+ * `new URL`, so one that only starts well (a port of 99999) would fail each Android mail and page
+ * (issue 49). https with a host and a valid port, no user or password, and nothing a mail's link or
+ * an attribute would have to escape (white space, quotes, angle brackets, backslashes).
+ */
+const storeUrl = (message: string) => optionalText.refine((url) => url === undefined || isStoreUrl(url), { message })
+
+function isStoreUrl(text: string): boolean {
+  if (!/^https:\/\/[^/?#\s]/.test(text) || /[\s"'`<>\\]/.test(text) || !URL.canParse(text)) return false
+  const url = new URL(text)
+  return url.protocol === 'https:' && url.hostname !== '' && url.username === '' && url.password === ''
+}
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -150,16 +164,14 @@ const schema = z.object({
    * Where campaigns' {{app_store_url}}, an iPhone's {{store_url}} and the app link's page lead: the
    * app's App Store page (its pre-order page before launch is the same address).
    */
-  APP_STORE_URL: optionalText.refine((url) => url === undefined || /^https:\/\/[^/\s]+/.test(url), {
-    message: 'expected the https:// address of the app in the App Store',
-  }),
+  APP_STORE_URL: storeUrl('expected the https:// address of the app in the App Store, such as https://apps.apple.com/app/id6400000000'),
   /**
    * Where {{store_url}} and the app link's page send an Android phone: the app's Google Play listing
    * (its pre-registration page before launch is the same address); the code rides along as install referrer.
    */
-  PLAY_STORE_URL: optionalText.refine((url) => url === undefined || /^https:\/\/[^/\s]+/.test(url), {
-    message: 'expected the https:// address of the app in Google Play, such as https://play.google.com/store/apps/details?id=app.kennect',
-  }),
+  PLAY_STORE_URL: storeUrl(
+    'expected the https:// address of the app in Google Play, such as https://play.google.com/store/apps/details?id=app.kennect',
+  ),
   /** The iOS app that may open /app/ links: `<team id>.<bundle id>` (apple-app-site-association). */
   IOS_APP_ID: optionalText.refine((id) => id === undefined || /^[A-Z0-9]{10}\.[A-Za-z0-9][A-Za-z0-9.-]*$/.test(id), {
     message: 'expected the team id and the bundle id, such as ABCDE12345.app.kennect.ios',

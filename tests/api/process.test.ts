@@ -81,6 +81,14 @@ describe('the server process (dist/server/main.js)', () => {
     expect(output).toMatch(/PORT: .*got "x"/)
     expect(output).toMatch(/RATE_LIMIT_PER_HOUR: .*got "lots"/)
   })
+
+  it('refuses to start on a store address that only starts well, naming it (issue 49)', async () => {
+    const play = 'https://play.google.com:99999/store/apps/details?id=app.kennect'
+    const { code, output } = await runToExit({ PLAY_STORE_URL: play, SQLITE_PATH: tempSqlitePath().path })
+    expect(code).toBe(1)
+    expect(output).toContain(`PLAY_STORE_URL: expected the https:// address of the app in Google Play`)
+    expect(output).toContain(`got ${JSON.stringify(play)}`)
+  })
 })
 
 describe('SIGTERM', () => {

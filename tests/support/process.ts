@@ -120,9 +120,15 @@ export async function spawnServer(env: Env, timeoutMs = 20_000, nodeArgs: string
   }
 }
 
-/** Runs the entry point expecting it to exit by itself (a bad configuration, say). */
-export async function runToExit(env: Env): Promise<{ code: number | NodeJS.Signals | null; output: string }> {
-  const { exited, output } = launch(env)
+/**
+ * Runs the entry point expecting it to exit by itself (a bad configuration, say). One that goes on
+ * running (it took the configuration) is killed after `timeoutMs` and answers SIGKILL: the test
+ * fails on its code, and leaves no server behind.
+ */
+export async function runToExit(env: Env, timeoutMs = 20_000): Promise<{ code: number | NodeJS.Signals | null; output: string }> {
+  const { child, exited, output } = launch(env)
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
   const code = await exited
+  clearTimeout(timer)
   return { code, output: output() }
 }

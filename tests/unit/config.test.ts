@@ -134,6 +134,14 @@ describe('loadConfig', () => {
     expect(config.PLAY_STORE_URL).toBe('https://play.google.com/store/apps/details?id=app.kennect.android')
   })
 
+  it('takes a store address with a port, an IPv6 host or a query, as it is', () => {
+    const stores = {
+      APP_STORE_URL: 'https://apps.apple.com:443/us/app/kennect/id6400000000?mt=8',
+      PLAY_STORE_URL: 'https://[2001:db8::1]:8443/store/apps/details?id=app.kennect.android&hl=de',
+    }
+    expect(loadConfig(stores)).toMatchObject(stores)
+  })
+
   it.each([
     [{ IOS_APP_ID: 'app.kennect.ios' }, 'IOS_APP_ID: expected the team id and the bundle id'],
     [{ ANDROID_PACKAGE: 'kennect' }, 'ANDROID_PACKAGE: expected a package name'],
@@ -141,6 +149,18 @@ describe('loadConfig', () => {
     [{ ANDROID_PACKAGE: 'app.kennect.android' }, 'ANDROID_CERT_SHA256: required with ANDROID_PACKAGE'],
     [{ ANDROID_CERT_SHA256: `${'AB:'.repeat(31)}CD` }, 'ANDROID_PACKAGE: required with ANDROID_CERT_SHA256'],
     [{ PLAY_STORE_URL: 'http://play.google.com/store/apps/details?id=x' }, 'PLAY_STORE_URL: expected the https:// address'],
+    // Parsed whole, not by their start (issue 49): each of these started, then failed every Android mail.
+    [
+      { PLAY_STORE_URL: 'https://play.google.com:99999/store/apps/details?id=app.kennect' },
+      'PLAY_STORE_URL: expected the https:// address',
+    ],
+    [{ PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id=app kennect' }, 'PLAY_STORE_URL: expected the https:// address'],
+    [{ PLAY_STORE_URL: 'https://play.google.com/store/apps/details?id="app.kennect"' }, 'PLAY_STORE_URL: expected the https:// address'],
+    [{ PLAY_STORE_URL: 'https://[::1/store' }, 'PLAY_STORE_URL: expected the https:// address'],
+    [{ APP_STORE_URL: 'https://apps.apple.com:0x1bb/app/id1' }, 'APP_STORE_URL: expected the https:// address'],
+    [{ APP_STORE_URL: "https://apps.apple.com/app/kennect's/id1" }, 'APP_STORE_URL: expected the https:// address'],
+    [{ APP_STORE_URL: 'https://user:secret@apps.apple.com/app/id1' }, 'APP_STORE_URL: expected the https:// address'],
+    [{ APP_STORE_URL: 'https:apps.apple.com/app/id1' }, 'APP_STORE_URL: expected the https:// address'],
   ])('refuses %o, naming the variable in one line', (env, line) => {
     let message = ''
     try {
