@@ -199,6 +199,6 @@ export interface AppPageView {
   appStoreUrl: string | null
   /** The Play listing, with the code as its install referrer. */
   playStoreUrl: string | null
-  /** The code itself, for an iPhone to give the app once after installing (iOS keeps no install referrer). */
+  /** The code itself, for the app to ask for once after installing: iOS keeps no install referrer, and Android's can be lost. */
   code: string
 }
