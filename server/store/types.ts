@@ -698,4 +698,10 @@ export interface WindowCounters {
   hit(windows: readonly WindowHit[]): Promise<WindowCount[]>
   /** The key's current count, without adding to it. */
   peek(key: string): Promise<WindowCount>
+  /**
+   * Takes one hit back from each key's open window: a hit taken before a look-up that turned out
+   * to cost nothing (a right code, server/handoff/routes.ts). A closed window, or one at 0, stays as
+   * it is. The keys must differ.
+   */
+  giveBack(keys: readonly string[]): Promise<void>
 }

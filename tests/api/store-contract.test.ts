@@ -176,6 +176,27 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     expect((await store.counters.hit([{ key: 'ip:c', windowMs: minute }]))[0]?.hits).toBe(1)
   })
 
+  it.skipIf(!available)('takes a hit back from an open window, never below 0, and leaves a closed window as it is', async () => {
+    const { store } = await open()
+    const minute = 60_000
+    await Promise.all(Array.from({ length: 3 }, () => store.counters.hit([{ key: 'code:a', windowMs: minute }])))
+    await store.counters.hit([{ key: 'code:b', windowMs: minute }])
+    // Concurrent give-backs each take one.
+    await Promise.all([store.counters.giveBack(['code:a', 'code:b']), store.counters.giveBack(['code:b', 'code:a'])])
+    expect((await store.counters.peek('code:a')).hits).toBe(1)
+    expect((await store.counters.peek('code:b')).hits).toBe(0)
+    expect((await store.counters.peek('code:b')).resetMs).toBeGreaterThan(0) // still open, at 0
+    await store.counters.giveBack(['code:none'])
+    expect(await store.counters.peek('code:none')).toEqual({ hits: 0, resetMs: 0 })
+    // The next hit counts on from what is left.
+    expect((await store.counters.hit([{ key: 'code:a', windowMs: minute }]))[0]?.hits).toBe(2)
+    const [short] = await store.counters.hit([{ key: 'code:c', windowMs: 1 }])
+    expect(short?.hits).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await store.counters.giveBack(['code:c'])
+    expect((await store.counters.hit([{ key: 'code:c', windowMs: minute }]))[0]?.hits).toBe(1) // a new window, from 1
+  })
+
   it.skipIf(!available)('queues a confirmation mail with a new address, and again only after a day for an unconfirmed one', async () => {
     const { store } = await open()
     expect(await store.add(row('queue@example.com'))).toEqual({ inserted: true, mailQueued: true })

@@ -23,6 +23,22 @@ describe('createMemoryCounters', () => {
     expect(await counters.hit([{ key: 'a', windowMs: 100 }])).toEqual([{ hits: 1, resetMs: 100 }])
   })
 
+  it('gives a hit back to an open window only, never below 0', async () => {
+    let time = 0
+    const counters = createMemoryCounters({ now: () => time })
+    await counters.hit([{ key: 'a', windowMs: 100 }])
+    await counters.hit([{ key: 'a', windowMs: 100 }])
+    await counters.giveBack(['a', 'none'])
+    expect(await counters.peek('a')).toEqual({ hits: 1, resetMs: 100 })
+    await counters.giveBack(['a'])
+    await counters.giveBack(['a'])
+    expect(await counters.peek('a')).toEqual({ hits: 0, resetMs: 100 })
+    expect(await counters.peek('none')).toEqual({ hits: 0, resetMs: 0 })
+    time = 100
+    await counters.giveBack(['a'])
+    expect(await counters.hit([{ key: 'a', windowMs: 100 }])).toEqual([{ hits: 1, resetMs: 100 }])
+  })
+
   it('keeps at most maxKeys windows: closed ones go first, then the oldest', async () => {
     let time = 0
     const counters = createMemoryCounters({ now: () => time, maxKeys: 2 })

@@ -10,7 +10,8 @@ const CLOSED: WindowCount = { hits: 0, resetMs: 0 }
  * dropped, then the oldest, so a flood of addresses cannot grow the memory without bound.
  */
 export function createMemoryCounters(options: { now?: () => number; maxKeys?: number } = {}): WindowCounters {
-  const now = options.now ?? Date.now
+  // Date.now looked up at each call, not bound here: a clock set later (a test's) applies.
+  const now = options.now ?? (() => Date.now())
   const maxKeys = options.maxKeys ?? 100_000
   const windows = new Map<string, { hits: number; endsAt: number }>()
 
@@ -38,6 +39,13 @@ export function createMemoryCounters(options: { now?: () => number; maxKeys?: nu
       const time = now()
       const window = windows.get(key)
       return window && window.endsAt > time ? { hits: window.hits, resetMs: window.endsAt - time } : CLOSED
+    },
+    giveBack: async (keys) => {
+      const time = now()
+      for (const key of keys) {
+        const window = windows.get(key)
+        if (window && window.endsAt > time && window.hits > 0) window.hits--
+      }
     },
   }
 }

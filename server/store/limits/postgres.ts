@@ -17,6 +17,16 @@ const HIT_COUNTERS = `
     window_ends = CASE WHEN c.window_ends <= now() THEN excluded.window_ends ELSE c.window_ends END
   RETURNING key, hits, ceil(extract(epoch FROM c.window_ends - now()) * 1000)::bigint AS reset_ms`
 
+/**
+ * One hit back from each key's open window (none below 0); the rows locked in the keys' sorted
+ * order, as HIT_COUNTERS takes them, so the two never wait for each other in a circle.
+ */
+const GIVE_BACK = `
+  WITH taken AS (
+    SELECT key FROM rate_counters WHERE key = ANY($1::text[]) AND window_ends > now() AND hits > 0 ORDER BY key FOR UPDATE
+  )
+  UPDATE rate_counters AS c SET hits = c.hits - 1 FROM taken WHERE c.key = taken.key`
+
 export function createPostgresCounters(pool: pg.Pool, run: Run): WindowCounters & { drain: () => Promise<void> } {
   // The counters' hits of one event-loop turn go in one statement, like the sign-ups: a key hit
   // k times in the batch counts k at once, and its callers get the counts in the order they came.
@@ -59,6 +69,10 @@ export function createPostgresCounters(pool: pg.Pool, run: Run): WindowCounters 
         )
         const row = result.rows[0]
         return row ? { hits: row.hits, resetMs: Number(row.reset_ms) } : { hits: 0, resetMs: 0 }
+      }),
+    giveBack: (keys) =>
+      run(async () => {
+        await pool.query(GIVE_BACK, [keys])
       }),
     drain: () => counterHits.drain(),
   }
