@@ -30,9 +30,30 @@ export { isPlatform, type Platform, PLATFORMS } from './platform.js'
  */
 export const PLAY_REFERRER_CODE = 'code'
 
-/** Wrong codes one app token may send in a minute; past it, claims wait for the next minute (429). */
-export const WRONG_CODES_PER_MINUTE = 30
+/**
+ * Wrong codes (codes no sign-up has) one client may send to the claim in a minute: a client is the
+ * app token with the address it calls from (as TRUST_PROXY says it; an IPv6 client per /64). Every
+ * copy of the app carries the same token, so the token alone would be a switch anyone could hold.
+ * Past it, that client's claims wait for the window's end (429), the right code's too (else a guess
+ * would learn from the answer); other clients go on. A right code takes nothing from the budget.
+ */
+export const WRONG_CODES_PER_CLIENT_PER_MINUTE = 30
+/**
+ * Wrong codes one token may send in a minute from all its clients together: the last resort, for a
+ * guess spread over many addresses (a hundred clients' worth). Only the codes a client's own budget
+ * let through count here, so one address's flood never reaches it.
+ */
+export const WRONG_CODES_PER_TOKEN_PER_MINUTE = 100 * WRONG_CODES_PER_CLIENT_PER_MINUTE
+/** Codes that open nothing one address may ask /app/ for in a minute: the claim's budget, per address. */
+export const UNKNOWN_APP_LINKS_PER_CLIENT_PER_MINUTE = WRONG_CODES_PER_CLIENT_PER_MINUTE
+/** The window of the three budgets above: a minute from the client's first claim (or page) in it. */
 export const WRONG_CODE_WINDOW_MS = 60_000
+
+/**
+ * How long a claim's 200 may be asked for again, by the same token from the same address, for an app
+ * whose answer was lost (a timeout, a dropped connection); after it, or from anyone else, 409.
+ */
+export const CLAIM_AGAIN_MS = 10 * 60_000
 
 /** POST /api/app/claim: the error code of a second claim of one code (409). */
 export const ALREADY_CLAIMED = 'already_claimed'

@@ -158,8 +158,11 @@ export interface VisitorBreedMeter {
 /** Why the visitor's page is not shown: no such link, deleted, or the store cannot answer now (503: try again). */
 export type VisitorGone = 'not-found' | 'deleted' | 'unavailable'
 
-/** What an app link answers a browser when it opens no store page: unknown (or deleted), or already in the app. */
-export type AppLinkGone = 'not-found' | 'claimed'
+/**
+ * What an app link answers a browser when it opens no store page: unknown (or deleted), already in
+ * the app, or not looked up because its address asked for too many codes that open nothing (429).
+ */
+export type AppLinkGone = 'not-found' | 'claimed' | 'busy'
 
 /** The one form field of RFC 8058's one-click unsubscribe. */
 export const ONE_CLICK_FIELD = 'List-Unsubscribe'

@@ -1,6 +1,7 @@
 // Into the app (docs/decisions/022-into-the-app.md, docs/launch.md): the two files that let the iOS
 // and Android apps open /app/ links, the page such a link shows a browser where the app is not
-// installed, and the claim that hands a profile to the app once, by its code, to an `app` token.
+// installed, and the claim that hands a profile to the app once, by its code, to an `app` token
+// (again to the same app at the same address for a while, for an answer that was lost).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   ALREADY_CLAIMED,
@@ -10,16 +11,21 @@ import {
   APPLE_ASSOCIATION_PATH,
   ASSET_LINKS_PATH,
   type AppPageView,
+  CLAIM_AGAIN_MS,
+  UNKNOWN_APP_LINKS_PER_CLIENT_PER_MINUTE,
   WRONG_CODE_WINDOW_MS,
-  WRONG_CODES_PER_MINUTE,
+  WRONG_CODES_PER_CLIENT_PER_MINUTE,
+  WRONG_CODES_PER_TOKEN_PER_MINUTE,
 } from '../../contract/app.js'
 import { can } from '../../contract/team.js'
 import { DEFAULT_LOCALE } from '../../contract/locales.js'
 import { isCountedView } from '../growth/views.js'
 import { HttpError } from '../http/errors.js'
+import { hashToken } from '../secrets.js'
 import type { AuditEntry } from '../store/types.js'
 import { type Caller, tokenCaller } from '../team/auth.js'
 import type { VisitorPages } from '../visitor/pages.js'
+import { clientKey } from '../waitlist/client-key.js'
 import { playUrlWithCode, type StoreUrls } from './links.js'
 import { platformOf } from './platform.js'
 
@@ -62,6 +68,32 @@ const WELL_KNOWN_CACHE = 'public, max-age=3600'
 
 const noSuchFile = () => new HttpError(404, 'not_found', 'Not found')
 
+/** The seconds until a window ends, as Retry-After says them (at least 1). */
+const secondsLeft = (resetMs: number) => String(Math.max(1, Math.ceil(resetMs / 1000)))
+
+const tooManyWrongCodes = (resetMs: number, from: string) =>
+  new HttpError(429, 'too_many_wrong_codes', `Too many wrong codes from ${from}`, {
+    hint: `Retry after ${secondsLeft(resetMs)} seconds`,
+    headers: { 'retry-after': secondsLeft(resetMs) },
+  })
+
+/**
+ * The counters' keys of the wrong-code budgets (docs/decisions/022-into-the-app.md, "Wrong codes"):
+ * a client's (the token and its address), the token's in all, and an address's /app/ pages.
+ */
+const budgetKeys = {
+  client: (tokenId: number, client: string) => `app:wrong-code:${tokenId}:${client}`,
+  token: (tokenId: number) => `app:wrong-code:${tokenId}`,
+  pages: (client: string) => `app:unknown-link:${client}`,
+}
+
+/**
+ * The key that says this token claimed this code from this address within CLAIM_AGAIN_MS: a hash,
+ * so that neither the address nor the code is written out in the counters (on PostgreSQL a row of
+ * rate_counters, deleted within a minute of its window's end).
+ */
+const claimedKey = (tokenId: number, client: string, code: string) => `app:claimed:${hashToken(`${tokenId}\n${client}\n${code}`)}`
+
 export async function handOffRoutes(app: FastifyInstance, options: HandOffOptions) {
   const { pages, stores, iosAppId, android, adminToken } = options
 
@@ -90,10 +122,18 @@ export async function handOffRoutes(app: FastifyInstance, options: HandOffOption
   app.get<{ Params: { code: string } }>(`${APP_PATH}/:code`, async (request, reply) => {
     if (!pages) throw new HttpError(404, 'not_found', 'Not found')
     const { code } = request.params
+    // Codes that open nothing, per address: the budget taken before the look-up (so that any number
+    // at once looks up at most the budget), given back by a code that opens a page. Past it, every
+    // code waits, a real one too: a guess learns nothing from the answer.
+    const budget = budgetKeys.pages(clientKey(request.ip))
+    const [taken] = await app.store.counters.hit([{ key: budget, windowMs: WRONG_CODE_WINDOW_MS }])
+    if (taken && taken.hits > UNKNOWN_APP_LINKS_PER_CLIENT_PER_MINUTE)
+      return html(reply.header('retry-after', secondsLeft(taken.resetMs)), 429, pages.appGone('busy', DEFAULT_LOCALE))
     // Only a person's view counts the link opened: not a mail scanner's, a preview's or a prefetch.
     const link = APP_CODE_PATTERN.test(code) ? await app.store.app.open(code, isCountedView(request.method, request.headers)) : undefined
     // A code that opens nothing cannot say whose language to speak: English, as at `/`.
     if (!link) return html(reply, 404, pages.appGone('not-found', DEFAULT_LOCALE))
+    await app.store.counters.giveBack([budget])
     if (link.claimed) return html(reply, 404, pages.appGone('claimed', link.locale))
     const device = platformOf(request.headers['user-agent'])
     const view: AppPageView = {
@@ -108,7 +148,7 @@ export async function handOffRoutes(app: FastifyInstance, options: HandOffOption
   })
 
   // The claim: only an `app` token (401 without a token, 403 for any other role's), checked before
-  // the body is read; wrong codes are counted per token.
+  // the body is read; wrong codes are counted per client (the token and its address).
   const callers = new WeakMap<FastifyRequest, Caller>()
   app.post(
     APP_CLAIM_PATH,
@@ -144,19 +184,23 @@ export async function handOffRoutes(app: FastifyInstance, options: HandOffOption
     async (request, reply) => {
       const caller = callers.get(request)
       if (!caller || caller.tokenId === null) throw new Error('a claim passed without its caller')
-      // Wrong codes a minute per token: past the limit the token waits for the minute's end, right
-      // code or not (else a guesser would learn from the answer). A minute, not the admin lockout's
-      // quarter hour, and nothing counted against the client: the app's people go on.
-      const key = `app:wrong-code:${caller.tokenId}`
-      const wrong = await app.store.counters.peek(key)
-      if (wrong.hits >= WRONG_CODES_PER_MINUTE) {
-        const seconds = String(Math.max(1, Math.ceil(wrong.resetMs / 1000)))
-        throw new HttpError(429, 'too_many_wrong_codes', 'Too many wrong codes from this token', {
-          hint: `Retry after ${seconds} seconds`,
-          headers: { 'retry-after': seconds },
-        })
-      }
+      const { tokenId } = caller
+      const client = clientKey(request.ip)
       const { code } = request.body as { code: string }
+      // Wrong codes a minute per client: every copy of the app carries the same token, so a budget
+      // of the token's alone would be a switch anyone holding it could keep off. The budget is taken
+      // before the look-up (any number of claims at once look up at most the budget) and given back
+      // by a right code. Past it, that client waits for the window's end, right code or not (a guess
+      // learns nothing from the answer); others go on. Then the token's ceiling, a hundred clients'
+      // worth, counting only what a client's own budget let through, so one address's flood never
+      // reaches it. Nothing counts against the client on the admin API: the app's people go on.
+      const ownKey = budgetKeys.client(tokenId, client)
+      const tokenKey = budgetKeys.token(tokenId)
+      const [own] = await app.store.counters.hit([{ key: ownKey, windowMs: WRONG_CODE_WINDOW_MS }])
+      if (own && own.hits > WRONG_CODES_PER_CLIENT_PER_MINUTE) throw tooManyWrongCodes(own.resetMs, 'this address')
+      const [all] = await app.store.counters.hit([{ key: tokenKey, windowMs: WRONG_CODE_WINDOW_MS }])
+      if (all && all.hits > WRONG_CODES_PER_TOKEN_PER_MINUTE) throw tooManyWrongCodes(all.resetMs, 'this app token')
+
       const audit = (signupId: number): AuditEntry => ({
         actorId: null,
         actor: caller.label,
@@ -165,12 +209,28 @@ export async function handOffRoutes(app: FastifyInstance, options: HandOffOption
         detail: null,
         requestId: request.id,
       })
-      const claimed = APP_CODE_PATTERN.test(code) ? await app.store.app.claim(code, caller.tokenId, audit) : undefined
-      if (claimed === undefined) {
-        await app.store.counters.hit([{ key, windowMs: WRONG_CODE_WINDOW_MS }])
+      const claimed = APP_CODE_PATTERN.test(code) ? await app.store.app.claim(code, tokenId, audit) : undefined
+      if (claimed === undefined)
         throw new HttpError(404, 'not_found', 'No profile has this code: it is unknown, or its sign-up was deleted')
+      const again = claimedKey(tokenId, client, code)
+      if (claimed === 'claimed') {
+        // A right code, spent: its unit back. The same token from the same address within
+        // CLAIM_AGAIN_MS is an app whose answer was lost asking again: the same profile (nothing
+        // written: one claim, one audit line, one event). Anyone else: 409.
+        const [, mark] = await Promise.all([app.store.counters.giveBack([ownKey, tokenKey]), app.store.counters.peek(again)])
+        const lost = mark.hits > 0 ? await app.store.app.claimedProfile(code, tokenId) : undefined
+        if (lost === undefined) throw new HttpError(409, ALREADY_CLAIMED, 'The app has taken this profile already')
+        request.log.info({}, 'app: a claimed profile was asked for again')
+        return reply.send(lost)
       }
-      if (claimed === 'claimed') throw new HttpError(409, ALREADY_CLAIMED, 'The app has taken this profile already')
+      // The claim is committed: what follows must not lose its answer. Each is logged if it fails;
+      // then a retry gets 409 (the mark missing), or the budget keeps one unit too many for its minute.
+      const settled = await Promise.allSettled([
+        app.store.counters.hit([{ key: again, windowMs: CLAIM_AGAIN_MS }]),
+        app.store.counters.giveBack([ownKey, tokenKey]),
+      ])
+      for (const result of settled)
+        if (result.status === 'rejected') request.log.warn({ err: result.reason }, 'app: a claim answered without its counters')
       // Its signup.claimed event was written with the claim: sent now, not at the next look.
       app.webhooks.nudge()
       request.log.info({}, 'app: a profile was claimed')

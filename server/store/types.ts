@@ -380,6 +380,12 @@ export interface AppStore {
    * sign-up has it (unknown, or deleted).
    */
   claim(code: string, tokenId: number | null, audit: (signupId: number) => AuditEntry): Promise<AppProfile | 'claimed' | undefined>
+  /**
+   * The profile of a code this token claimed, as the claim answered it, for an answer that was lost
+   * (whether it may be asked for again is the route's to say: CLAIM_AGAIN_MS); nothing is written.
+   * Undefined when the code is unknown, not claimed, or another token's.
+   */
+  claimedProfile(code: string, tokenId: number): Promise<AppProfile | undefined>
   /** Invited, opened and claimed: everyone's, per country and per breed; with a breed, its people only. */
   handOff(breed?: string | null): Promise<FunnelHandOff>
 }

@@ -3,10 +3,10 @@
 // (and 404 without); three sign-ups joined from an iPhone, an Android phone and a desktop, each
 // campaign mail holding its own app link and the store for its phone; the /app/ page for each
 // phone; the claim with an app token (the profile), again (409), with a viewer's token (403),
-// without one (401), after deletion (404), wrong codes throttled per token; signup.claimed
+// without one (401), after deletion (404), wrong codes throttled per client; signup.claimed
 // delivered and verified; the phone said on the visitor's page; the funnel's and Who is waiting's counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { APP_CODE_PATTERN, type AppProfile, type Platform, WRONG_CODES_PER_MINUTE } from '../../contract/app'
+import { APP_CODE_PATTERN, type AppProfile, type Platform, WRONG_CODES_PER_CLIENT_PER_MINUTE } from '../../contract/app'
 import type { Segments } from '../../contract/campaigns'
 import type { Funnel } from '../../contract/growth'
 import { USER_AGENTS } from '../support/devices'
@@ -299,8 +299,12 @@ describe.each(STORES)('into the app on $kind', ({ kind, available }) => {
       signedUpAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) as unknown as string,
       confirmedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) as unknown as string,
     })
-    // Spent: a second claim is a 409; its page a 404 in the sign-up's language saying so.
-    const again = await claim(codeOf('android'), appToken)
+    // Spent: the same token from the same address gets the same profile again (an answer that was
+    // lost), another token a 409; its page a 404 in the sign-up's language saying so.
+    const lost = await claim(codeOf('android'), appToken)
+    expect(lost.status).toBe(200)
+    expect(await lost.json()).toEqual(profile)
+    const again = await claim(codeOf('android'), await makeToken('another build', 'app'))
     expect(again.status).toBe(409)
     expect(((await again.json()) as { code: string }).code).toBe('already_claimed')
     const claimedPage = await fetch(appLinkOf('android').replace('localhost', '127.0.0.1'), {
@@ -368,18 +372,22 @@ describe.each(STORES)('into the app on $kind', ({ kind, available }) => {
     expect((await fetch(appLinkOf('other').replace('localhost', '127.0.0.1'))).status).toBe(404)
   })
 
-  it.skipIf(!available)('throttles wrong codes per token, without locking out the app: other tokens and clients go on', async () => {
-    const guesser = await makeToken('a leaked build', 'app')
-    for (let i = 0; i < WRONG_CODES_PER_MINUTE; i++) expect((await claim(`${String(i).padStart(22, 'x')}`, guesser)).status).toBe(404)
-    // Past the limit, even the right code waits: a guess learns nothing.
-    const throttled = await claim(codeOf('ios'), guesser)
-    expect(throttled.status).toBe(429)
-    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0)
-    expect(Number(throttled.headers.get('retry-after'))).toBeLessThanOrEqual(60)
-    // The app's own token is untouched, and the client is not locked out of the admin API.
-    expect((await claim(codeOf('ios'), appToken)).status).toBe(200)
-    expect((await admin('/segments')).status).toBe(200)
-  })
+  it.skipIf(!available)(
+    'throttles wrong codes per client (token and address), without locking out the app: other clients go on',
+    async () => {
+      const guesser = await makeToken('a leaked build', 'app')
+      for (let i = 0; i < WRONG_CODES_PER_CLIENT_PER_MINUTE; i++)
+        expect((await claim(`${String(i).padStart(22, 'x')}`, guesser)).status).toBe(404)
+      // Past the limit, even the right code waits: a guess learns nothing.
+      const throttled = await claim(codeOf('ios'), guesser)
+      expect(throttled.status).toBe(429)
+      expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(Number(throttled.headers.get('retry-after'))).toBeLessThanOrEqual(60)
+      // Another token from this address is another client, and the address is not locked out of the admin API.
+      expect((await claim(codeOf('ios'), appToken)).status).toBe(200)
+      expect((await admin('/segments')).status).toBe(200)
+    },
+  )
 
   it.skipIf(!available)(
     'lets a visitor say which phone they use; their next {{store_url}} follows it, and a bad value changes nothing',

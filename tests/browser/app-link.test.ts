@@ -5,7 +5,7 @@
 // says the profile is in the app already.
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { Platform } from '../../contract/app'
+import { type Platform, UNKNOWN_APP_LINKS_PER_CLIENT_PER_MINUTE } from '../../contract/app'
 import type { Locale } from '../../contract/locales'
 import { visitorContent } from '../../web/visitor/content'
 import { axeOn } from '../support/axe'
@@ -22,7 +22,8 @@ const LANGUAGES: Locale[] = ['en', 'de']
 const DEVICES: Platform[] = ['ios', 'android', 'other']
 
 describe.skipIf(!chromiumAvailable)("an app link's page", () => {
-  const suite = useServerAndBrowser({ MAIL_RATE_PER_SECOND: '0', APP_STORE_URL, PLAY_STORE_URL })
+  // Behind a trusted proxy, so that a test can be another network (X-Forwarded-For).
+  const suite = useServerAndBrowser({ MAIL_RATE_PER_SECOND: '0', APP_STORE_URL, PLAY_STORE_URL, TRUST_PROXY: 'loopback' })
   /** Each language's sign-up's app link, as its campaign mail carried it. */
   const codes = new Map<Locale, string>()
 
@@ -136,6 +137,25 @@ describe.skipIf(!chromiumAvailable)("an app link's page", () => {
     const unknown = await page.goto(`${suite.server.url}/app/${'B'.repeat(22)}`)
     expect(unknown?.status()).toBe(404)
     await page.getByRole('heading', { level: 1, name: gone.heading }).waitFor()
+    await page.context().close()
+  })
+
+  it('tells a network that asked for too many links that open nothing to wait, and shows it no profile', async () => {
+    const network = { 'x-forwarded-for': '198.51.100.77' }
+    for (let i = 0; i < UNKNOWN_APP_LINKS_PER_CLIENT_PER_MINUTE; i++) {
+      const answer = await fetch(`${suite.server.url}/app/${String(i).padStart(22, 'C')}`, { headers: network })
+      expect(answer.status).toBe(404)
+    }
+    const words = visitorContent('en').appLink.gone.busy
+    const { page } = await visit(suite.browser, `${suite.server.url}/app/${codes.get('de')}`, {
+      javaScriptEnabled: false,
+      extraHTTPHeaders: network,
+      userAgent: USER_AGENTS.android,
+    })
+    await page.getByRole('heading', { level: 1, name: words.heading }).waitFor()
+    expect(await page.getByText(words.text).isVisible()).toBe(true)
+    expect(await page.title()).toBe(words.title)
+    expect(await page.getByText(codes.get('de') ?? '').count()).toBe(0)
     await page.context().close()
   })
 })

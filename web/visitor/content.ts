@@ -22,7 +22,7 @@ import { site } from '../site'
 const NOTICES: VisitorNotice[] = ['confirmed', 'saved', 'phone', 'language', 'unsubscribed', 'resubscribed']
 const ROLE_KEYS: Role[] = ['breeder', 'owner', 'club', 'enthusiast']
 const GONE: VisitorGone[] = ['not-found', 'deleted', 'unavailable']
-const APP_GONE: AppLinkGone[] = ['not-found', 'claimed']
+const APP_GONE: AppLinkGone[] = ['not-found', 'claimed', 'busy']
 
 export function visitorContent(locale: Locale) {
   const t = translator(locale, { product: site.productName })

@@ -23,6 +23,14 @@ export function createSqliteApp(db: Database.Database, run: Run, tallies: Sqlite
   const signup = db.prepare(
     'SELECT email, locale, country, role, platform, kennel_club, litters, created_at, confirmed_at FROM waitlist WHERE id = ?',
   )
+  const claimedBy = db.prepare<[string, number], { signupId: number }>(
+    'SELECT signup_id AS signupId FROM app_links WHERE code = ? AND claimed_by = ? AND claimed_at IS NOT NULL',
+  )
+  const profileOf = (signupId: number) => {
+    const head = signup.get(signupId) as ClaimedSignup
+    const profile = profiles.read(signupId) ?? { role: null, breeds: [], country: null, club: null, litters: null }
+    return appProfileOf(head, profile)
+  }
   type Found = Omit<AppLinkRecord, 'claimed'> & { claimed: number }
   const find = (code: string): AppLinkRecord | undefined => {
     const row = link.get(code) as Found | undefined
@@ -37,13 +45,16 @@ export function createSqliteApp(db: Database.Database, run: Run, tallies: Sqlite
     if (!found) return undefined
     if (found.claimed || spend.run({ signupId: found.signupId, tokenId, now: now() }).changes === 0) return 'claimed' as const
     writeAudit(audit(found.signupId))
-    const head = signup.get(found.signupId) as ClaimedSignup
-    const profile = profiles.read(found.signupId) ?? { role: null, breeds: [], country: null, club: null, litters: null }
-    return appProfileOf(head, profile)
+    return profileOf(found.signupId)
+  })
+  const claimedProfile = db.transaction((code: string, tokenId: number) => {
+    const claimed = claimedBy.get(code, tokenId)
+    return claimed && profileOf(claimed.signupId)
   })
   return {
     open: (code, opened) => run(() => (opened ? open.immediate(code, true) : find(code))),
     claim: (code, tokenId, audit) => run(() => claim.immediate(code, tokenId, audit)),
+    claimedProfile: (code, tokenId) => run(() => claimedProfile(code, tokenId)),
     handOff: (breed = null) => run(() => handOffOf(tallies.readNow(HAND_OFF_TALLIES), breed)),
   }
 }
