@@ -20,7 +20,7 @@ import {
 import { can } from '../../contract/team.js'
 import { DEFAULT_LOCALE } from '../../contract/locales.js'
 import { isCountedView } from '../growth/views.js'
-import { HttpError } from '../http/errors.js'
+import { HttpError, secondsUntil, tooMany } from '../http/errors.js'
 import { hashToken } from '../secrets.js'
 import type { AuditEntry } from '../store/types.js'
 import { type Caller, tokenCaller } from '../team/auth.js'
@@ -68,14 +68,7 @@ const WELL_KNOWN_CACHE = 'public, max-age=3600'
 
 const noSuchFile = () => new HttpError(404, 'not_found', 'Not found')
 
-/** The seconds until a window ends, as Retry-After says them (at least 1). */
-const secondsLeft = (resetMs: number) => String(Math.max(1, Math.ceil(resetMs / 1000)))
-
-const tooManyWrongCodes = (resetMs: number, from: string) =>
-  new HttpError(429, 'too_many_wrong_codes', `Too many wrong codes from ${from}`, {
-    hint: `Retry after ${secondsLeft(resetMs)} seconds`,
-    headers: { 'retry-after': secondsLeft(resetMs) },
-  })
+const tooManyWrongCodes = (resetMs: number, from: string) => tooMany('too_many_wrong_codes', `Too many wrong codes from ${from}`, resetMs)
 
 /**
  * The counters' keys of the wrong-code budgets (docs/decisions/022-into-the-app.md, "Wrong codes"):
@@ -128,7 +121,7 @@ export async function handOffRoutes(app: FastifyInstance, options: HandOffOption
     const budget = budgetKeys.pages(clientKey(request.ip))
     const [taken] = await app.store.counters.hit([{ key: budget, windowMs: WRONG_CODE_WINDOW_MS }])
     if (taken && taken.hits > UNKNOWN_APP_LINKS_PER_CLIENT_PER_MINUTE)
-      return html(reply.header('retry-after', secondsLeft(taken.resetMs)), 429, pages.appGone('busy', DEFAULT_LOCALE))
+      return html(reply.header('retry-after', String(secondsUntil(taken.resetMs))), 429, pages.appGone('busy', DEFAULT_LOCALE))
     // Only a person's view counts the link opened: not a mail scanner's, a preview's or a prefetch.
     const link = APP_CODE_PATTERN.test(code) ? await app.store.app.open(code, isCountedView(request.method, request.headers)) : undefined
     // A code that opens nothing cannot say whose language to speak: English, as at `/`.
