@@ -1,7 +1,8 @@
 // Bounces and complaints that mail providers report later, by webhook (docs/decisions/019-suppression.md):
 // one route per row of the providers' table (report-sources.ts). A provider not configured answers
 // 404; a request its provider did not sign 401 and records nothing; a single-use key seen before
-// (any instance, any start) 401; a report's events are recorded in one transaction, each once
+// (any instance, any start) 401, and it is taken by every request whose signature holds, its
+// events ignored or not; a report's events are recorded in one transaction, each once
 // (the provider's own id, remembered past its retry window); an event of another kind is answered
 // 2xx and ignored. The answer says how many events were new: `{ "recorded": n }`.
 import type { FastifyInstance, FastifyReply } from 'fastify'
@@ -43,10 +44,17 @@ export async function providerHooks(app: FastifyInstance, options: ProviderHookO
       const proven = await checks.verify({ headers: request.headers, body: request.body, log: request.log })
       if (isAnswer(proven)) return answer(reply, proven)
       const events = checks.parse(proven.payload)
-      if (isAnswer(events)) return answer(reply, events)
+      const singleUse = { once: proven.once ?? [], rememberMs: source.rememberMs }
+      if (isAnswer(events)) {
+        // Its signature is spent all the same: a signature covers no event (Mailgun's), so an ignored
+        // delivery's, left unspent, would come back carrying a forged bounce.
+        if (singleUse.once.length > 0 && (await app.suppressions.reportAll([], singleUse)) === null)
+          return reply.code(401).send({ error: 'unauthorized' })
+        return answer(reply, events)
+      }
       const outcomes = await app.suppressions.reportAll(
         events.map((event) => ({ ...event, source: source.name })),
-        { once: proven.once ?? [], rememberMs: source.rememberMs },
+        singleUse,
       )
       // A single-use key taken before: a replay, whatever events it now carries.
       if (outcomes === null) return reply.code(401).send({ error: 'unauthorized' })

@@ -76,6 +76,13 @@ export const MAILGUN_MAX_AGE_S = 15 * 60
  * no genuine request is older. Its event ids are remembered at least as long.
  */
 export const SENDGRID_MAX_AGE_S = 24 * 60 * 60
+/**
+ * An SNS notification whose signed `Timestamp` (when it was published) is older than this is refused,
+ * as SendGrid's old events are: SNS gives up on an HTTPS endpoint within an hour ("the total policy
+ * retry time for an HTTP/S endpoint cannot be greater than 3,600 seconds", its delivery retries
+ * page), so no genuine delivery is a day old. Its message ids are remembered longer (72 hours).
+ */
+export const SES_MAX_AGE_S = 24 * 60 * 60
 /** A signed timestamp ahead of our clock by more than this is refused too. */
 const CLOCK_SKEW_S = 5 * 60
 
@@ -89,12 +96,13 @@ const sameText = (a: string, b: string) => {
   return left.length === right.length && timingSafeEqual(left, right)
 }
 const headerOf = (request: ReportRequest, name: string) => String(request.headers[name] ?? '')
-/** A signed timestamp (seconds) within `maxAge` of now, and not ahead of it. */
-const fresh = (timestamp: string, maxAgeS: number) => {
-  if (!/^\d{1,12}$/.test(timestamp)) return false
-  const age = Date.now() / 1000 - Number(timestamp)
+/** A signed moment (seconds since 1970) within `maxAge` of now, and not ahead of it (NaN is neither). */
+const freshAt = (seconds: number, maxAgeS: number) => {
+  const age = Date.now() / 1000 - seconds
   return age <= maxAgeS && age >= -CLOCK_SKEW_S
 }
+/** A signed timestamp (seconds, as digits) within `maxAge` of now, and not ahead of it. */
+const fresh = (timestamp: string, maxAgeS: number) => /^\d{1,12}$/.test(timestamp) && freshAt(Number(timestamp), maxAgeS)
 
 /**
  * Postmark's MessageID is its own, but it hands back the metadata a mail carried in
@@ -165,8 +173,9 @@ const mailgun: ReportSource<string> = {
   rememberMs: 2 * MAILGUN_MAX_AGE_S * 1000,
   settings: (options) => options.mailgunKey,
   // An HMAC of the timestamp and token under the signing key. The signature covers those, not the
-  // event: a token is taken once (in the store, so every instance and the next start know it), or
-  // a signed request seen on the way could come back with another event.
+  // event: a token is taken once, whatever event it came with, an ignored one too (in the store, so
+  // every instance and the next start know it), or a signed request seen on the way could come back
+  // with another event.
   verify: async (request, key) => {
     const body = isObject(request.body) ? request.body : {}
     const signature = isObject(body.signature) ? body.signature : {}
@@ -223,6 +232,8 @@ const ses: ReportSource<{ topicArn: string; sns: SnsVerifier }> = {
     if (message.TopicArn !== topicArn) return ignored
     // A certificate from anywhere else is never fetched.
     if (!sns.trusts(message.SigningCertURL)) return { status: 403, body: { error: 'untrusted_certificate' } }
+    // A notification published past SNS's retries is a replay (its Timestamp is signed: a changed one fails below).
+    if (message.Type === 'Notification' && !freshAt(Date.parse(message.Timestamp) / 1000, SES_MAX_AGE_S)) return unauthorized
     let signed: boolean
     try {
       signed = await sns.verify(message)

@@ -1,6 +1,7 @@
-// What an attacker replays, and what a provider sends in bulk (issue 39, items 2, 3, 7): a Mailgun
-// signature taken by one instance is refused by a second one and after a restart (its token is
-// kept in the store, not in one process's memory); a SendGrid event replayed after its sign-up and
+// What an attacker replays, and what a provider sends in bulk (issue 39, items 2, 3, 7; issue 49,
+// item 3): a Mailgun signature taken by one instance is refused by a second one and after a restart
+// (its token is kept in the store, not in one process's memory), and so is the signature of an event
+// that was answered and ignored (a delivery); a SendGrid event replayed after its sign-up and
 // events were deleted still counts once; a SendGrid batch of 1 MB (4,400 events) is recorded in one
 // transaction and answered.
 import { createHmac, createSign, generateKeyPairSync, randomBytes } from 'node:crypto'
@@ -25,6 +26,7 @@ function mailgunBody(event: Record<string, unknown>) {
 }
 const failed = (recipient: string, id: string) => ({ event: 'failed', id, severity: 'permanent', recipient, message: { headers: {} } })
 const complained = (recipient: string, id: string) => ({ event: 'complained', id, recipient, message: { headers: {} } })
+const delivered = (recipient: string, id: string) => ({ event: 'delivered', id, recipient, message: { headers: {} } })
 
 function sendgridRequest(events: unknown[]) {
   const body = JSON.stringify(events)
@@ -57,6 +59,8 @@ const deferred = (email: string, id: string) => ({
 const post = (server: TestServer, path: string, body: unknown) =>
   fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 const eventCount = async (server: TestServer) => Number((await runSql(server, sameSql('SELECT count(*) AS n FROM mail_events')))[0]?.n)
+const suppressedCount = async (server: TestServer) =>
+  Number((await runSql(server, sameSql('SELECT count(*) AS n FROM suppressions')))[0]?.n)
 
 describe.skipIf(!postgresAvailable)('a Mailgun signature on two instances of one PostgreSQL database', () => {
   let db: TestDatabase
@@ -81,6 +85,39 @@ describe.skipIf(!postgresAvailable)('a Mailgun signature on two instances of one
     const [victim] = await a.app.store.list({ limit: 1, search: 'victim@' })
     expect(victim?.unsubscribed_at).toBeNull()
     expect(await eventCount(a)).toBe(1)
+  })
+
+  it('is taken even when its event was ignored: a delivery’s signature cannot come back on the other instance as a bounce', async () => {
+    db = await createTestSchema()
+    const env = { DATABASE_URL: db.url, MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_KEY, MAIL_RATE_PER_SECOND: '0' }
+    const [a, b] = [await startServer(env, 'postgres'), await startServer(env, 'postgres')] as [TestServer, TestServer]
+    servers.push(a, b)
+    await a.app.store.add(row('victim@example.com'))
+    const signed = mailgunBody(delivered('reader@example.com', 'mg-delivered'))
+    expect(await (await post(a, '/hooks/mail/mailgun', signed)).json()).toEqual({ recorded: 0 })
+    const forged = { ...signed, 'event-data': failed('victim@example.com', 'mg-forged') }
+    expect((await post(b, '/hooks/mail/mailgun', forged)).status).toBe(401)
+    expect((await post(a, '/hooks/mail/mailgun', forged)).status).toBe(401)
+    expect(await eventCount(a)).toBe(0)
+    expect(await suppressedCount(a)).toBe(0)
+  })
+})
+
+describe.each(STORES)('an ignored Mailgun event’s signature on $kind', ({ kind, available }) => {
+  let server: TestServer | undefined
+  afterEach(() => server?.close())
+
+  it.skipIf(!available)('is spent: the same signature with a forged permanent failure is refused and suppresses no one', async () => {
+    server = await startServer({ MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_KEY, MAIL_RATE_PER_SECOND: '0' }, kind)
+    await server.app.store.add(row('victim@example.com'))
+    for (const event of ['delivered', 'opened']) {
+      const signed = mailgunBody({ ...delivered('reader@example.com', `mg-${event}`), event })
+      expect(await (await post(server, '/hooks/mail/mailgun', signed)).json()).toEqual({ recorded: 0 })
+      const forged = { ...signed, 'event-data': failed('victim@example.com', `mg-forged-${event}`) }
+      expect((await post(server, '/hooks/mail/mailgun', forged)).status).toBe(401)
+    }
+    expect(await eventCount(server)).toBe(0)
+    expect(await suppressedCount(server)).toBe(0)
   })
 })
 

@@ -231,6 +231,16 @@ describe.each(STORES)('Amazon SES through SNS on $kind', ({ kind, available }) =
       forged.Message = bounce('carl@example.com', '<x@y>', 'Permanent')
       expect((await hook(forged)).status).toBe(401)
       expect((await hook({ ...forged, Type: 'Nonsense' })).status).toBe(400)
+      // Signed a day and a minute ago, as SendGrid's old events are refused: a replay, 401. So is
+      // one signed an hour ahead of our clock, or at no moment one can read.
+      for (const Timestamp of [
+        new Date(Date.now() - 86_460_000).toISOString(),
+        new Date(Date.now() + 3_600_000).toISOString(),
+        'yesterday',
+      ]) {
+        const stale = sns({ Type: 'Notification', Message: bounce('bob@example.com', '<x@y>', 'Permanent'), Timestamp })
+        expect((await hook(stale)).status, Timestamp).toBe(401)
+      }
       expect(await events()).toBe(0)
 
       // A permanent bounce names a forwarder's address, but its Message-ID is Alice's mail: Alice is suppressed.
