@@ -20,6 +20,14 @@ import { UsageError } from './cli-common.js'
 const PROGRESS_EVERY_MS = 250
 
 /**
+ * The names SQLite gives a database's own files beside it (`<database>-journal`, `-wal`, `-shm`).
+ * A copy under one of them is taken for that file when the database beside it is opened: the next
+ * `count` answered "database is locked" and the next server start deleted the copy as a hot
+ * journal (issue 49).
+ */
+const SQLITE_FILES_BESIDE = { '-journal': 'rollback journal', '-wal': 'write-ahead log', '-shm': 'shared-memory index' } as const
+
+/**
  * What a copy holds, as `backup` prints it after checking it. The copy is left in rollback-journal
  * mode (what `VACUUM INTO` writes): a single file, with no `-wal` or `-shm` made beside it.
  */
@@ -61,6 +69,18 @@ export async function runBackup(
   if (/^\s|\s$/.test(given)) throw new UsageError(`backup: ${JSON.stringify(given)} begins or ends with a space; name the file without it`)
   if (!existsSync(config.SQLITE_PATH)) throw new UsageError(`backup: there is no database at ${config.SQLITE_PATH} (SQLITE_PATH)`)
   const target = resolve(given)
+  // Whether or not a database is beside it now (the live one, an older copy, or a copy made later):
+  // a name SQLite keeps is never a copy's. Matched in any case, as a case-blind file system would.
+  for (const [suffix, role] of Object.entries(SQLITE_FILES_BESIDE)) {
+    if (target.toLowerCase().endsWith(suffix))
+      throw new UsageError(
+        `backup: ${given} ends in "${suffix}", a name SQLite keeps for a database's own ${role}: opening ${target.slice(0, -suffix.length)} would take the copy for it (and delete it); choose another name`,
+      )
+    if (lstatSync(`${target}${suffix}`, { throwIfNoEntry: false }))
+      throw new UsageError(
+        `backup: ${target}${suffix} exists; SQLite would open the copy with it as its ${role}: remove it or choose another name`,
+      )
+  }
   // Anything at that name is refused, a link too, even one that points nowhere (writing through
   // it would put the copy wherever it points).
   if (lstatSync(target, { throwIfNoEntry: false })) {

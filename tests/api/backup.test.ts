@@ -1,7 +1,7 @@
 // Backups as the README's Operating section takes them, restored and checked (issue 30, item 15).
 // SQLite: `waitlist backup FILE` while the server runs and takes sign-ups, then a server started on
-// the copy; the name taken as given (issue 39, item 6), and a database too big to copy between two
-// writes. PostgreSQL: pg_dump's custom format, the schema dropped, pg_restore, and the counts.
+// the copy; the name taken as given (issue 39, item 6), never one SQLite keeps for a database's own
+// files (issue 49, item 5), and a database too big to copy between two writes. PostgreSQL: pg_dump's custom format, the schema dropped, pg_restore, and the counts.
 import Database from 'better-sqlite3'
 import { execFile, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -180,6 +180,35 @@ describe('backups', () => {
     // The database itself, named exactly: refused as the database.
     expect(waitlist({ SQLITE_PATH: db }, 'backup', db).err).toContain('another file than the database')
     expect(waitlist({ SQLITE_PATH: db }, 'count').out.trim()).toBe('3')
+  })
+
+  it('never takes a name SQLite keeps for a database’s own files: -journal, -wal or -shm, beside the live database or any other', async () => {
+    const { db, dir } = await databaseAndFolder()
+    const older = join(dir, 'older.db')
+    copyFileSync(db, older) // an older backup, a database too
+    const live = sha256(db)
+    const kept = sha256(older)
+    const names = ['-journal', '-wal', '-shm'].flatMap((suffix) => [`${db}${suffix}`, `${older}${suffix}`, join(dir, `lone.db${suffix}`)])
+    for (const name of [...names, `${db}-WAL`]) {
+      const answer = waitlist({ SQLITE_PATH: db }, 'backup', name)
+      expect(answer.code, name).toBe(2)
+      expect(answer.err, name).toMatch(/ends in "-(journal|wal|shm)", a name SQLite keeps for a database's own /i)
+      expect(existsSync(name), name).toBe(false)
+    }
+    // Nothing made beside either database: each still opens as it was, the live one with its 3 sign-ups.
+    expect(readdirSync(dir)).toEqual(['older.db'])
+    expect(sha256(older)).toBe(kept)
+    expect(sha256(db)).toBe(live)
+    expect(waitlist({ SQLITE_PATH: db }, 'count')).toEqual({ code: 0, out: '3\n', err: '' })
+    expect(waitlist({ SQLITE_PATH: older }, 'count').out).toBe('3\n')
+
+    // The other way round: a copy whose journal's name is taken already would be opened with that file as its journal.
+    const stale = join(dir, 'next.db-journal')
+    copyFileSync(older, stale)
+    const answer = waitlist({ SQLITE_PATH: db }, 'backup', join(dir, 'next.db'))
+    expect(answer.code).toBe(2)
+    expect(answer.err).toContain(`${stale} exists`)
+    expect(readdirSync(dir).sort()).toEqual(['next.db-journal', 'older.db'])
   })
 
   it('refuses a link, even one that points nowhere, and makes a folder that is missing', async () => {
