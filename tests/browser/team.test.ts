@@ -4,6 +4,8 @@
 // and the viewer by e-mail link; each role sees and may do what it should, the owner signs in again
 // to send, disabling the editor ends their session at their next request, a cross-site write with
 // the cookie is refused, and the audit log names who did each step. The page keeps no secret.
+// Over plain http at a LAN name (no secure context, so no passkeys), the setup page says so before
+// trying, and shows the ways in that work (issue 49, item 12).
 import type { BrowserContext, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { adminContent as copy } from '../../web/admin/content'
@@ -13,7 +15,7 @@ import { useServerAndBrowser } from '../support/browser-suite'
 import { clickAndConfirm } from '../support/page'
 import { row } from '../support/rows'
 import { STORES } from '../support/stores'
-import { ageSessions, teamLinkFor } from '../support/team'
+import { ageSessions, inviteToken, teamLinkFor } from '../support/team'
 
 const OWNER = 'owner@kennect.example'
 const EDITOR = 'editor@kennect.example'
@@ -272,6 +274,59 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
       // Nothing of a session is in reach of the pages' scripts.
       for (const page of [owner, editor, viewer]) expect(await pageSecrets(page)).toEqual({ stored: 0, cookie: '' })
       for (const context of [ownerContext, editorContext, viewerContext]) await context.close()
+    },
+  )
+})
+
+/**
+ * A name Chromium resolves to the test server, as a LAN address would be reached: http at a name
+ * other than localhost is no secure context (Chromium takes http://127.0.0.1 as one).
+ */
+const LAN_NAME = 'lan.test'
+
+describe.skipIf(!chromiumAvailable).each(STORES)('the setup link over plain http at a LAN address on $kind', ({ kind, available }) => {
+  const suite = useServerAndBrowser({}, { kind, available, chromiumArgs: [`--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`] })
+
+  it.skipIf(!available)(
+    'says before trying that passkeys need https or localhost, and shows the ways in that work there',
+    { timeout: 60_000 },
+    async () => {
+      const port = new URL(suite.server.url).port
+      const lan = `http://${LAN_NAME}:${port}`
+      const token = await inviteToken(suite.server, null, 'owner', 'setup')
+      // An authenticator is there: what fails is the page's context, not the device.
+      const context = await suite.browser.newContext()
+      const owner = await withAuthenticator(context)
+      await owner.goto(`${lan}/admin/setup/${token}`)
+      await owner.getByRole('heading', { name: copy.setup.heading('setup') }).waitFor()
+      expect(await owner.evaluate(() => window.isSecureContext)).toBe(false)
+      const note = owner.getByRole('note')
+      expect(await note.count()).toBe(1)
+      const local = `http://localhost:${port}/admin/setup/${token}`
+      expect(await note.innerText()).toBe(`${copy.setup.insecure.reason(lan)}\n\n${copy.setup.insecure.firstOwner(local)}`)
+      // Nothing offers what cannot work here.
+      expect(await owner.getByRole('button', { name: copy.setup.create }).count()).toBe(0)
+      expect(await owner.getByRole('button', { name: copy.setup.withoutPasskey }).count()).toBe(0)
+
+      // The link it names, opened at localhost, makes the passkey: the link was not spent.
+      const local0 = await withAuthenticator(context)
+      await local0.goto(local)
+      expect(await local0.evaluate(() => window.isSecureContext)).toBe(true)
+      expect(await local0.getByRole('note').count()).toBe(0)
+      await local0.getByLabel(copy.setup.email).fill('owner@kennect.example')
+      await local0.getByRole('button', { name: copy.setup.create }).click()
+      await nav(local0).waitFor()
+
+      // An invitee at the LAN address comes in without a passkey, the way it names: e-mail links from then on.
+      const invitee = await context.newPage()
+      await invitee.goto(`${lan}/admin/setup/${await inviteToken(suite.server, 'viewer@kennect.example', 'viewer')}`)
+      await invitee.getByRole('heading', { name: copy.setup.heading('invite') }).waitFor()
+      expect(await invitee.getByRole('note').innerText()).toBe(`${copy.setup.insecure.reason(lan)}\n\n${copy.setup.insecure.invite}`)
+      expect(await invitee.getByRole('button', { name: copy.setup.create }).count()).toBe(0)
+      await invitee.getByRole('button', { name: copy.setup.withoutPasskey }).click()
+      await nav(invitee).waitFor()
+      expect(invitee.url()).toBe(`${lan}/admin`)
+      await context.close()
     },
   )
 })

@@ -19,16 +19,21 @@ export interface SuiteOptions {
   available?: boolean
   /** What the server holds before Chromium starts and the first test runs (a count read once a minute, say). */
   seed?: (server: TestServer) => Promise<void>
+  /** Chromium's switches of this suite's own (support/chromium.ts, `launchChromium`). */
+  chromiumArgs?: readonly string[]
 }
 
-export function useServerAndBrowser(env: Env = {}, { kind = 'sqlite', available = true, seed }: SuiteOptions = {}): BrowserSuite {
+export function useServerAndBrowser(
+  env: Env = {},
+  { kind = 'sqlite', available = true, seed, chromiumArgs = [] }: SuiteOptions = {},
+): BrowserSuite {
   let server: TestServer | undefined
   let browser: Browser | undefined
   beforeAll(async () => {
     if (!available) return
     server = await startServer(env, kind)
     await seed?.(server)
-    browser = await launchChromium()
+    browser = await launchChromium(chromiumArgs)
   })
   afterAll(async () => {
     // The files of a worker share its process: the server is closed even when Chromium's close fails.

@@ -64,7 +64,8 @@ function argsForLaunch(): Promise<string[]> {
 /**
  * A headless Chromium. Playwright gives each launch a new, empty temporary profile and deletes it
  * on close; each test opens its own context (cookies, storage, JavaScript on or off, media).
+ * `extraArgs` are switches of a test's own (`--host-resolver-rules=…`, say), after the usual ones.
  */
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: await argsForLaunch() })
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...(await argsForLaunch()), ...extraArgs] })
 }

@@ -25,6 +25,9 @@ const figures = {
   unsubscribed: 'Unsubscribed',
 } satisfies Record<keyof DeliveryFigures, string>
 
+/** The sign-in page's button for a link by mail, as other views name it too. */
+const sendLink = 'E-mail me a sign-in link'
+
 export const adminContent = {
   figures,
   title: 'Waitlist',
@@ -52,7 +55,7 @@ export const adminContent = {
     passkeyFailed: 'That passkey did not sign you in. Try again, or ask for a link by e-mail.',
     or: 'or',
     emailLabel: 'Your e-mail address',
-    sendLink: 'E-mail me a sign-in link',
+    sendLink,
     sending: 'Sending…',
     linkSent: 'If this address belongs to the team, a sign-in link is on its way. It works once, for 10 minutes.',
     tooMany: 'Too many attempts. Try again later.',
@@ -69,6 +72,14 @@ export const adminContent = {
     withoutPasskey: 'Continue without a passkey (sign in by e-mail link)',
     gone: 'This link has expired or was already used. Ask an owner for a new one.',
     failed: 'The passkey was not created. Try again.',
+    /** Over plain http at a name other than localhost, the browser has no passkeys at all (WebAuthn needs a secure context). */
+    insecure: {
+      reason: (origin: string) =>
+        `Passkeys need a secure page: https, or localhost. This page is ${origin}, plain http, so this browser cannot create a passkey here.`,
+      firstOwner: (localLink: string) =>
+        `The first owner comes in with a passkey: open this link at the site’s https address, or on the server’s own machine as ${localLink}. Once you are in, sign in here with “${sendLink}”, and invite the others: they may come in without a passkey.`,
+      invite: 'Continue without a passkey: you sign in by e-mail link from then on.',
+    },
   },
   reauth: {
     heading: 'Confirm it’s you',

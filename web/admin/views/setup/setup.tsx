@@ -1,6 +1,8 @@
 // The setup link (the first owner's, printed at the first start) and an owner's invitation: the
 // new operator names themself and creates a passkey; an invitee may come in without one and sign
-// in by e-mail link from then on.
+// in by e-mail link from then on. Passkeys exist only on a secure page (https, or localhost): over
+// plain http at a LAN address the browser has none, so the page says so before anything is tried
+// and offers only the ways in that work there.
 import { startRegistration } from '@simplewebauthn/browser'
 import { type FormEvent, useEffect, useState } from 'react'
 import type { OperatorRole, SessionInfo } from '../../../../contract/team'
@@ -30,6 +32,17 @@ export function SetupView({ token, onSignedIn }: { token: string; onSignedIn: (s
       </main>
     )
   const { purpose, email, role } = link
+  // WebAuthn is [SecureContext]: outside one, navigator.credentials.create is missing and trying
+  // failed with no reason given.
+  const passkeys = window.isSecureContext
+  // The same link where the browser counts it secure: on the server's own machine.
+  const localLink = `http://localhost${window.location.port ? `:${window.location.port}` : ''}${window.location.pathname}`
+  const insecure = passkeys ? null : (
+    <div role="note" className="mt-4 grid gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-stone-900">
+      <p>{copy.insecure.reason(window.location.origin)}</p>
+      <p className="break-words">{purpose === 'setup' ? copy.insecure.firstOwner(localLink) : copy.insecure.invite}</p>
+    </div>
+  )
 
   async function submit(event: FormEvent<HTMLFormElement>, withPasskey: boolean) {
     event.preventDefault()
@@ -55,44 +68,51 @@ export function SetupView({ token, onSignedIn }: { token: string; onSignedIn: (s
   return (
     <main className="mx-auto mt-16 max-w-md rounded-2xl bg-white p-8 shadow">
       <h1 className="text-2xl font-bold text-stone-900">{copy.heading(purpose)}</h1>
-      <p className="mt-3 text-stone-800">{copy.intro(role)}</p>
-      <form
-        className="mt-6 grid gap-3"
-        onSubmit={(event) => {
-          const submitter = (event.nativeEvent as SubmitEvent).submitter
-          void submit(event, submitter?.getAttribute('value') !== 'without')
-        }}
-      >
-        {email ? (
-          <p className="font-medium break-all text-stone-900">{email}</p>
-        ) : (
-          <>
-            <label htmlFor="setup-email" className="text-sm font-medium text-stone-700">
-              {copy.email}
-            </label>
-            <Input id="setup-email" name="email" type="email" required autoComplete="email" />
-          </>
-        )}
-        <label htmlFor="setup-name" className="text-sm font-medium text-stone-700">
-          {copy.name}
-        </label>
-        <Input id="setup-name" name="name" maxLength={100} autoComplete="name" />
-        <label htmlFor="setup-passkey-name" className="text-sm font-medium text-stone-700">
-          {copy.passkeyName}
-        </label>
-        <Input id="setup-passkey-name" name="passkeyName" maxLength={60} placeholder={copy.passkeyNamePlaceholder} />
-        <Button type="submit" value="passkey" disabled={waiting}>
-          {waiting ? copy.waiting : copy.create}
-        </Button>
-        {purpose === 'invite' ? (
-          <Button type="submit" value="without" variant="outline" disabled={waiting}>
-            {copy.withoutPasskey}
-          </Button>
-        ) : null}
-        <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
-          {error}
-        </p>
-      </form>
+      {passkeys ? <p className="mt-3 text-stone-800">{copy.intro(role)}</p> : insecure}
+      {/* The first owner comes in with a passkey only (server/team/session-routes.ts): no form to fill in vain. */}
+      {passkeys || purpose === 'invite' ? (
+        <form
+          className="mt-6 grid gap-3"
+          onSubmit={(event) => {
+            const submitter = (event.nativeEvent as SubmitEvent).submitter
+            void submit(event, submitter?.getAttribute('value') !== 'without')
+          }}
+        >
+          {email ? (
+            <p className="font-medium break-all text-stone-900">{email}</p>
+          ) : (
+            <>
+              <label htmlFor="setup-email" className="text-sm font-medium text-stone-700">
+                {copy.email}
+              </label>
+              <Input id="setup-email" name="email" type="email" required autoComplete="email" />
+            </>
+          )}
+          <label htmlFor="setup-name" className="text-sm font-medium text-stone-700">
+            {copy.name}
+          </label>
+          <Input id="setup-name" name="name" maxLength={100} autoComplete="name" />
+          {passkeys ? (
+            <>
+              <label htmlFor="setup-passkey-name" className="text-sm font-medium text-stone-700">
+                {copy.passkeyName}
+              </label>
+              <Input id="setup-passkey-name" name="passkeyName" maxLength={60} placeholder={copy.passkeyNamePlaceholder} />
+              <Button type="submit" value="passkey" disabled={waiting}>
+                {waiting ? copy.waiting : copy.create}
+              </Button>
+            </>
+          ) : null}
+          {purpose === 'invite' ? (
+            <Button type="submit" value="without" variant={passkeys ? 'outline' : 'default'} disabled={waiting}>
+              {copy.withoutPasskey}
+            </Button>
+          ) : null}
+          <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
+            {error}
+          </p>
+        </form>
+      ) : null}
     </main>
   )
 }
