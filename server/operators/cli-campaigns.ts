@@ -61,8 +61,11 @@ export interface CampaignOptions extends SegmentOptions {
 
 export interface Io {
   out: (text: string) => void
-  /** Progress goes here: a bar on a terminal, plain lines otherwise. */
-  err: NodeJS.WriteStream | { write: (text: string) => boolean; isTTY?: boolean }
+  /**
+   * Where `status --follow` writes: stdout, as the status without it says its line (what was asked
+   * for, so `> file` or a pipe keeps it), with a bar on a terminal and plain lines otherwise.
+   */
+  progress: NodeJS.WriteStream | { write: (text: string) => boolean; isTTY?: boolean }
   sleep: (ms: number) => Promise<void>
 }
 
@@ -284,17 +287,17 @@ export async function runCampaign(
         return 0
       }
       // A bar redrawn in place on a terminal; a line whenever the figures change otherwise.
-      const tty = Boolean(io.err.isTTY)
+      const tty = Boolean(io.progress.isTTY)
       let last = ''
       for (;;) {
         const line = tty ? bar(progress) : progressLine(progress)
-        if (line !== last) io.err.write(tty ? `\r${line}` : `${line}\n`)
+        if (line !== last) io.progress.write(tty ? `\r${line}` : `${line}\n`)
         last = line
         if (progress.status === 'finished' || progress.status === 'draft') break
         await io.sleep(1000)
         progress = (await store.campaigns.progress(id)) ?? progress
       }
-      if (tty) io.err.write('\n')
+      if (tty) io.progress.write('\n')
       return 0
     }
     case 'pause':

@@ -258,7 +258,7 @@ export async function main(argv: string[]): Promise<number> {
         const product = (await loadVisitorPages(visitorDir))?.site.productName ?? 'Kennect'
         return await runCampaign(store, config, product, rest, values, {
           out: (text) => process.stdout.write(text),
-          err: process.stderr,
+          progress: process.stdout,
           sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         })
       }

@@ -185,14 +185,18 @@ describe.each(STORES)('npm run waitlist campaign on $kind', ({ kind, available }
     expect(id).toBeDefined()
     smtp.received.length = 0
     expect((await cli('campaign', 'send', id ?? '')).stdout).toContain('2 mails queued')
-    // --follow while the server sends: plain lines (no terminal), the last one the end.
+    // --follow while the server sends: plain lines (no terminal) on stdout, as the status without
+    // it says its line (issue 49, item 13), the last one the end; nothing on stderr.
     const follow = spawn(process.execPath, [builtCli(), 'campaign', 'status', id ?? '', '--follow'], {
       env: { PATH: process.env.PATH, ...env },
     })
     let progress = ''
-    follow.stderr.on('data', (chunk: Buffer) => (progress += chunk.toString()))
+    let errors = ''
+    follow.stdout.on('data', (chunk: Buffer) => (progress += chunk.toString()))
+    follow.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()))
     const [code] = await once(follow, 'exit')
     expect(code).toBe(0)
+    expect(errors).toBe('')
     expect(progress.trim().split('\n').at(-1)).toBe(
       `campaign ${id} (finished): sent 2 of 2, queued 0, failed 0, delivered 2, hard bounces 0, soft bounces 0, complaints 0`,
     )
