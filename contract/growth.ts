@@ -180,6 +180,16 @@ export interface Funnel {
   countedAt: string
 }
 
+/**
+ * Sign-ups per visit of the landing page (a day's visitors), as the funnel says it on the admin page
+ * and the command line: a rate with two significant digits ("0.046", "3"), never a share of the
+ * visitors. A sign-up sent straight to the API (an app, another site's form) visited no page, so a
+ * day may have more sign-ups than visitors: as a share it read "300.0 %" (issue 49). Null without a visitor.
+ */
+export function signupsPerVisit(signups: number, visitors: number): string | null {
+  return visitors === 0 ? null : (signups / visitors).toLocaleString('en', { maximumSignificantDigits: 2 })
+}
+
 /** The source of a view or a sign-up that came with no campaign and no referring site. */
 export const DIRECT_SOURCE = 'direct'
 /** The longest span one funnel answer covers. */

@@ -3,7 +3,7 @@
 // through the store, as the admin page does.
 import { cliAudit, UsageError } from './cli-common.js'
 import { readFileSync } from 'node:fs'
-import { checkLaunchTargets, type Funnel } from '../../contract/growth.js'
+import { checkLaunchTargets, type Funnel, signupsPerVisit } from '../../contract/growth.js'
 import { HttpError } from '../http/errors.js'
 import type { WaitlistStore } from '../store/index.js'
 import { funnelRange } from './growth-routes.js'
@@ -11,6 +11,8 @@ import { funnelRange } from './growth-routes.js'
 const count = (n: number) => n.toLocaleString('en')
 /** A share of a whole, or a dash when there is no whole. */
 const rate = (part: number, whole: number) => (whole === 0 ? '-' : `${((part / whole) * 100).toFixed(1)} %`)
+/** Sign-ups per visit: a rate, not a share of the visitors (contract/growth.ts). */
+const perVisit = (signups: number, visitors: number) => signupsPerVisit(signups, visitors) ?? '-'
 
 /** Prints the targets; with `--set FILE`, first replaces them with the file's (JSON, as the admin API takes them). */
 export async function runLaunchTargets(store: WaitlistStore, file: string | undefined, out: (text: string) => void): Promise<number> {
@@ -52,24 +54,29 @@ export async function printFunnel(
   }
   const columns = ['views', 'visitors', 'signups', 'confirmed', 'profiled', 'inviters'] as const
   const lines = [`funnel ${range.since} to ${range.until} (UTC days; sign-ups counted by the day they joined)`, '']
-  lines.push(`  ${'day'.padEnd(10)}${columns.map((c) => c.padStart(10)).join('')}${'joined'.padStart(9)}${'confirmed'.padStart(11)}`)
+  lines.push(`  ${'day'.padEnd(10)}${columns.map((c) => c.padStart(10)).join('')}${'per visit'.padStart(10)}${'confirmed'.padStart(11)}`)
   const total = { views: 0, visitors: 0, signups: 0, confirmed: 0, profiled: 0, inviters: 0 }
   for (const day of funnel.days) {
     for (const c of columns) total[c] += day[c]
     lines.push(
-      `  ${day.day}${columns.map((c) => count(day[c]).padStart(10)).join('')}${rate(day.signups, day.visitors).padStart(9)}${rate(day.confirmed, day.signups).padStart(11)}`,
+      `  ${day.day}${columns.map((c) => count(day[c]).padStart(10)).join('')}${perVisit(day.signups, day.visitors).padStart(10)}${rate(day.confirmed, day.signups).padStart(11)}`,
     )
   }
   lines.push(
-    `  ${'total'.padEnd(10)}${columns.map((c) => count(total[c]).padStart(10)).join('')}${rate(total.signups, total.visitors).padStart(9)}${rate(total.confirmed, total.signups).padStart(11)}`,
+    `  ${'total'.padEnd(10)}${columns.map((c) => count(total[c]).padStart(10)).join('')}${perVisit(total.signups, total.visitors).padStart(10)}${rate(total.confirmed, total.signups).padStart(11)}`,
   )
-  lines.push('', '  joined: sign-ups per visitor; confirmed: confirmed per sign-up', '', 'by source:')
   lines.push(
-    `  ${'source'.padEnd(24)}${['views', 'visitors', 'signups', 'confirmed'].map((h) => h.padStart(10)).join('')}${'joined'.padStart(9)}`,
+    '',
+    '  per visit: sign-ups per visit of the page, a rate (a sign-up sent straight to the API visited no page); confirmed: confirmed per sign-up',
+    '',
+    'by source:',
+  )
+  lines.push(
+    `  ${'source'.padEnd(24)}${['views', 'visitors', 'signups', 'confirmed'].map((h) => h.padStart(10)).join('')}${'per visit'.padStart(10)}`,
   )
   for (const s of funnel.sources) {
     lines.push(
-      `  ${s.source.slice(0, 23).padEnd(24)}${[s.views, s.visitors, s.signups, s.confirmed].map((n) => count(n).padStart(10)).join('')}${rate(s.signups, s.visitors).padStart(9)}`,
+      `  ${s.source.slice(0, 23).padEnd(24)}${[s.views, s.visitors, s.signups, s.confirmed].map((n) => count(n).padStart(10)).join('')}${perVisit(s.signups, s.visitors).padStart(10)}`,
     )
   }
   // Into the app: people, counted when it happened (not by the days above).

@@ -36,6 +36,18 @@ describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
 
   const cli = (...args: string[]) => runCli(env, ...args)
 
+  it.skipIf(!available)('prints the funnel with sign-ups per visit, never a share of the visitors over 100 %', async () => {
+    // One visitor of the page today; the three sign-ups came without a visit (as through the API).
+    const day = new Date().toISOString().slice(0, 10)
+    await store.growth.addViews([{ day, source: 'direct', views: 2, visitors: [Buffer.alloc(32, 7)] }])
+    const { code, stdout } = await cli('funnel', '--since', day)
+    expect(code).toBe(0)
+    const shares = [...stdout.matchAll(/([\d,.]+) %/g)].map((found) => Number(found[1]?.replace(/,/g, '')))
+    expect(shares.filter((share) => share > 100)).toEqual([])
+    expect(stdout).toMatch(new RegExp(`^  ${day} +2 +1 +3 +0 +0 +0 +3 +0\\.0 %$`, 'm'))
+    expect(stdout).toMatch(/^ {2}direct +2 +1 +0 +0 +0$/m)
+  })
+
   it.skipIf(!available)('counts, also since a date', async () => {
     expect(await cli('count')).toMatchObject({ code: 0, stdout: '3\n' })
     expect(await cli('count', '--since', '2999-01-01')).toMatchObject({ code: 0, stdout: '0\n' })

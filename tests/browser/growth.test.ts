@@ -2,7 +2,8 @@
 // visitor confirms and copies their invite link; a friend joins through it without JavaScript,
 // another with it; only the one who confirms is credited, and never the visitor's own Gmail alias.
 // The landing page says how many wait from the 100th confirmed sign-up on; the views a person
-// makes are counted, a bot's and a prefetch's are not.
+// makes are counted, a bot's and a prefetch's are not. With more sign-ups through the API than
+// visitors of the page, the Funnel reads no share over 100 % (issue 49, item 13).
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import type { Funnel } from '../../contract/growth'
@@ -215,6 +216,51 @@ describe.skipIf(!chromiumAvailable).each(STORES)('growing the list on $kind', ({
         views: 10,
         visitors: 1,
       })
+    },
+  )
+})
+
+describe.skipIf(!chromiumAvailable).each(STORES)('the funnel with sign-ups through the API on $kind', ({ kind, available }) => {
+  const suite = useServerAndBrowser({}, { kind, available })
+  const copy = adminContent.funnel
+
+  it.skipIf(!available)(
+    'says sign-ups per visit, never a share of the visitors over 100 %, when the API brings more sign-ups than visitors',
+    async () => {
+      // One person, two views of the page; then three sign-ups sent straight to the API (an app, another site's form).
+      const person = await visit(suite.browser, `${suite.server.url}/`, { userAgent: CHROME })
+      await person.page.reload()
+      await person.page.context().close()
+      for (const email of ['app1@example.com', 'app2@example.com', 'app3@example.com']) {
+        const answer = await fetch(`${suite.server.url}/rest/v1/waitlist`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email }),
+        })
+        expect(answer.status).toBe(201)
+      }
+
+      const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })
+      await ownerIn(context, suite.server)
+      const page = await context.newPage()
+      await page.goto(`${suite.server.url}/admin`)
+      const funnel = page.getByRole('region', { name: copy.heading })
+      const today = new Date().toISOString().slice(0, 10)
+      const rowOf = async (caption: string, first: string) =>
+        (await funnel.getByRole('table', { name: caption }).locator('tbody tr').allInnerTexts())
+          .map((text) => text.split('\t').map((cell) => cell.trim()))
+          .find((cells) => cells[0] === first)
+      // Views, visitors, sign-ups, once the views are counted (they are written within a second).
+      await expect.poll(async () => (await rowOf(copy.daysCaption, today))?.slice(1, 4)).toEqual(['2', '1', '3'])
+      // No share anywhere in the funnel passes a whole.
+      const shares = [...(await funnel.innerText()).matchAll(/([\d,.]+) %/g)].map((found) => Number(found[1]?.replace(/,/g, '')))
+      expect(shares.filter((share) => share > 100)).toEqual([])
+      const perVisit = copy.perVisit(3, 1)
+      expect((await rowOf(copy.daysCaption, today))?.[7]).toBe(perVisit)
+      expect((await rowOf(copy.sourcesCaption, 'direct'))?.slice(1, 6)).toEqual(['2', '1', '3', '0', perVisit])
+      const steps = funnel.getByRole('list', { name: copy.chartLabel }).getByRole('listitem')
+      expect((await steps.nth(1).innerText()).replace(/\s+/g, ' ')).toBe(`Sign-ups 3 ${copy.perVisitNote(3, 1)}`)
+      await context.close()
     },
   )
 })

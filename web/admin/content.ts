@@ -1,6 +1,6 @@
 // Every word of the admin page.
 import type { MailState } from '../../contract/admin-api'
-import type { FunnelDay } from '../../contract/growth'
+import { type FunnelDay, signupsPerVisit } from '../../contract/growth'
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales'
 import type { BreedTarget, SegmentSide } from '../../contract/breed-meters'
 import type { MailEventType, SuppressionReason } from '../../contract/mail-events'
@@ -398,7 +398,7 @@ export const adminContent = {
   funnel: {
     heading: 'Funnel',
     intro:
-      'Views are counted as the page is sent, without a cookie: bots, link previews and prefetches are left out, and a visitor is told apart for one day only. Sign-ups count on the day they joined.',
+      'Views are counted as the page is sent, without a cookie: bots, link previews and prefetches are left out, and a visitor is told apart for one day only. Sign-ups count on the day they joined. Sign-ups per visit is a rate, not a share: a sign-up sent straight to the API (an app, another site’s form) visited no page, so there may be more sign-ups than visits.',
     since: 'From',
     until: 'To',
     show: 'Show',
@@ -413,9 +413,16 @@ export const adminContent = {
       ['inviters', 'Brought a confirmed sign-up'],
     ] as const satisfies readonly (readonly [keyof FunnelDay, string])[],
     chartLabel: 'The funnel over the chosen days',
-    /** The share of the step before, or of visitors for sign-ups. */
+    /** The share of the step before (of the visitors, sign-ups are said per visit instead). */
     rate: (part: number, whole: number) => (whole === 0 ? '–' : `${((part / whole) * 100).toFixed(1)} %`),
     ofBefore: 'of the step before',
+    /** Sign-ups per visit, in the tables (contract/growth.ts). */
+    perVisit: (signups: number, visitors: number) => signupsPerVisit(signups, visitors) ?? '–',
+    /** The same beside the chart's sign-ups. */
+    perVisitNote: (signups: number, visitors: number) => {
+      const rate = signupsPerVisit(signups, visitors)
+      return rate === null ? '' : `${rate} per visit`
+    },
     handOff: {
       heading: 'Into the app',
       intro:
@@ -443,7 +450,7 @@ export const adminContent = {
       confirmed: 'Confirmed',
       profiled: 'Profiled',
       inviters: 'Inviters',
-      joined: 'Sign-ups per visitor',
+      joined: 'Sign-ups per visit',
       confirmedRate: 'Confirmed per sign-up',
     },
   },

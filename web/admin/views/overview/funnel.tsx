@@ -109,7 +109,11 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
         // The chart is a list: each step's words and numbers are read, its bar only seen.
         <StepChart
           label={copy.chartLabel}
-          steps={copy.stages.map(([key, label]) => [label, totals[key]] as const)}
+          // Sign-ups per visit, not a share of the visitors: the API's sign-ups visited no page.
+          steps={copy.stages.map(
+            ([key, label]) =>
+              [label, totals[key], key === 'signups' ? copy.perVisitNote(totals.signups, totals.visitors) : undefined] as const,
+          )}
           widest={widest}
           className="mt-5"
           bar="bg-brand-700"
@@ -145,7 +149,7 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
                     {number(n)}
                   </td>
                 ))}
-                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.signups, d.visitors)}</td>
+                <td className={`${td} text-right whitespace-nowrap`}>{copy.perVisit(d.signups, d.visitors)}</td>
                 <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(d.confirmed, d.signups)}</td>
               </tr>
             ))}
@@ -171,7 +175,7 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
                     {number(n)}
                   </td>
                 ))}
-                <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.signups, s.visitors)}</td>
+                <td className={`${td} text-right whitespace-nowrap`}>{copy.perVisit(s.signups, s.visitors)}</td>
                 <td className={`${td} text-right whitespace-nowrap`}>{copy.rate(s.confirmed, s.signups)}</td>
               </tr>
             ))}
@@ -246,7 +250,10 @@ function HandOff({ handOff, breed, nameOf }: { handOff: FunnelHandOff; breed: st
   )
 }
 
-/** Steps as a chart that is a list: each step's words and numbers are read, its bar only seen; each step after the first as a share of the one before. */
+/**
+ * Steps as a chart that is a list: each step's words and numbers are read, its bar only seen; each
+ * step after the first as a share of the one before, unless it says what it is beside it (a note).
+ */
 function StepChart({
   label,
   steps,
@@ -255,14 +262,14 @@ function StepChart({
   bar,
 }: {
   label: string
-  steps: readonly (readonly [string, number])[]
+  steps: readonly (readonly [name: string, value: number, note?: string])[]
   widest: number
   className: string
   bar: string
 }) {
   return (
     <ol aria-label={label} className={`${className} grid gap-2`}>
-      {steps.map(([name, value], i) => {
+      {steps.map(([name, value, note], i) => {
         const before = i === 0 ? null : (steps[i - 1]?.[1] ?? null)
         return (
           <li
@@ -276,7 +283,7 @@ function StepChart({
               <span className={`block h-full rounded ${bar}`} style={{ width: `${(value / widest) * 100}%` }} />
             </span>
             <span className="text-right text-stone-600 tabular-nums">
-              {before === null ? '' : `${copy.rate(value, before)} ${copy.ofBefore}`}
+              {note ?? (before === null ? '' : `${copy.rate(value, before)} ${copy.ofBefore}`)}
             </span>
           </li>
         )
