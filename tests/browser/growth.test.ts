@@ -3,7 +3,8 @@
 // another with it; only the one who confirms is credited, and never the visitor's own Gmail alias.
 // The landing page says how many wait from the 100th confirmed sign-up on; the views a person
 // makes are counted, a bot's and a prefetch's are not. With more sign-ups through the API than
-// visitors of the page, the Funnel reads no share over 100 % (issue 49, item 13).
+// visitors of the page, the Funnel reads no share over 100 %, and the steps after sign-ups are
+// shares of the sign-ups (issue 49, item 13).
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import type { Funnel } from '../../contract/growth'
@@ -17,6 +18,7 @@ import { pageTokenFor } from '../support/page-links'
 import { figureKey } from '../../server/growth/public-figures'
 import { seedSignUps } from '../support/seed'
 import { STORES } from '../support/stores'
+import { profileOf } from '../support/profile'
 import { ownerIn } from '../support/team'
 
 const ADMIN_TOKEN = 'admin-token-for-the-growth-story-0123'
@@ -239,6 +241,13 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the funnel with sign-ups throu
         })
         expect(answer.status).toBe(201)
       }
+      // One of them confirms; the two others tell their profile without confirming (the page lets
+      // them): every step after sign-ups is some of the sign-ups, not of the step before.
+      const { store } = suite.server.app
+      const idOf = async (email: string) => (await store.list({ limit: 1, search: email }))[0]?.id ?? 0
+      await store.visitors.confirm(await idOf('app1@example.com'))
+      for (const email of ['app2@example.com', 'app3@example.com'])
+        await store.visitors.saveProfile(await idOf(email), profileOf({ role: 'owner', breeds: ['Pug'], country: 'DE' }))
 
       const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })
       await ownerIn(context, suite.server)
@@ -257,9 +266,15 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the funnel with sign-ups throu
       expect(shares.filter((share) => share > 100)).toEqual([])
       const perVisit = copy.perVisit(3, 1)
       expect((await rowOf(copy.daysCaption, today))?.[7]).toBe(perVisit)
-      expect((await rowOf(copy.sourcesCaption, 'direct'))?.slice(1, 6)).toEqual(['2', '1', '3', '0', perVisit])
+      expect((await rowOf(copy.sourcesCaption, 'direct'))?.slice(1, 6)).toEqual(['2', '1', '3', '1', perVisit])
       const steps = funnel.getByRole('list', { name: copy.chartLabel }).getByRole('listitem')
-      expect((await steps.nth(1).innerText()).replace(/\s+/g, ' ')).toBe(`Sign-ups 3 ${copy.perVisitNote(3, 1)}`)
+      expect((await steps.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim())).toEqual([
+        'Visitors 1',
+        `Sign-ups 3 ${copy.perVisitNote(3, 1)}`,
+        `Confirmed 1 ${copy.rate(1, 3)} ${copy.ofSignups}`,
+        `Told their profile 2 ${copy.rate(2, 3)} ${copy.ofSignups}`,
+        `Brought a confirmed sign-up 0 ${copy.rate(0, 3)} ${copy.ofSignups}`,
+      ])
       await context.close()
     },
   )

@@ -413,9 +413,11 @@ export const adminContent = {
       ['inviters', 'Brought a confirmed sign-up'],
     ] as const satisfies readonly (readonly [keyof FunnelDay, string])[],
     chartLabel: 'The funnel over the chosen days',
-    /** The share of the step before (of the visitors, sign-ups are said per visit instead). */
+    /** A share of a whole: of sign-ups in the funnel, of the step before into the app. */
     rate: (part: number, whole: number) => (whole === 0 ? '–' : `${((part / whole) * 100).toFixed(1)} %`),
     ofBefore: 'of the step before',
+    /** Beside the funnel's steps after sign-ups: each is some of the day's sign-ups. */
+    ofSignups: 'of sign-ups',
     /** Sign-ups per visit, in the tables (contract/growth.ts). */
     perVisit: (signups: number, visitors: number) => signupsPerVisit(signups, visitors) ?? '–',
     /** The same beside the chart's sign-ups. */

@@ -109,11 +109,18 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
         // The chart is a list: each step's words and numbers are read, its bar only seen.
         <StepChart
           label={copy.chartLabel}
-          // Sign-ups per visit, not a share of the visitors: the API's sign-ups visited no page.
-          steps={copy.stages.map(
-            ([key, label]) =>
-              [label, totals[key], key === 'signups' ? copy.perVisitNote(totals.signups, totals.visitors) : undefined] as const,
-          )}
+          // Sign-ups per visit, not a share of the visitors (the API's sign-ups visited no page); the
+          // steps after as shares of the sign-ups, the cohort that holds each of them (a sign-up may
+          // tell their profile without confirming: of the step before, that read 200 %).
+          steps={copy.stages.map(([key, label]) => {
+            const note =
+              key === 'visitors'
+                ? ''
+                : key === 'signups'
+                  ? copy.perVisitNote(totals.signups, totals.visitors)
+                  : `${copy.rate(totals[key], totals.signups)} ${copy.ofSignups}`
+            return [label, totals[key], note] as const
+          })}
           widest={widest}
           className="mt-5"
           bar="bg-brand-700"
