@@ -4,6 +4,7 @@
 // is added here, once. Types, constants and pure checks; this folder imports nothing but itself.
 import { type Platform, PLATFORMS } from './app.js'
 import { SEGMENT_SIDES, type SegmentSide } from './breed-meters.js'
+import { breedKey } from './breeds.js'
 import { COUNTRY_CODES } from './countries.js'
 import { LOCALES, type Locale } from './locales.js'
 import { MAX_BREED_LENGTH, ROLES, type Role } from './visitor.js'
@@ -41,12 +42,33 @@ export interface TextsField extends FieldWords {
   kind: 'texts'
   maxItems: number
   maxLength: number
+  /**
+   * What each text names, when it is matched by its key (contract/breeds.ts): a text with no letters
+   * or digits has an empty key, names nothing, and is refused.
+   */
+  names?: string
 }
 
 /** On or off; off narrows nothing. */
 export interface SwitchField extends FieldWords {
   kind: 'switch'
 }
+
+/**
+ * Yes, no, or either: something a sign-up has or has not. Absent is either and narrows nothing; the
+ * API takes true or false, the command line yes or no, and the composer offers all three.
+ */
+export interface TristateField extends FieldWords {
+  kind: 'tristate'
+  /** Each answer's words in the composer: either (the default), yes and no. */
+  labels: Readonly<Record<TristateAnswer, string>>
+}
+
+/** A tristate field's answers; `either` is the field left out. */
+export const TRISTATE_ANSWERS = ['either', 'yes', 'no'] as const
+export type TristateAnswer = (typeof TRISTATE_ANSWERS)[number]
+/** What the command line takes for a tristate field: either is the flag left out. */
+export const TRISTATE_FLAG_VALUES = ['yes', 'no'] as const
 
 /** A date, or a date and time with its zone. */
 export interface MomentField extends FieldWords {
@@ -62,7 +84,7 @@ export interface NumberField extends FieldWords {
   max: number
 }
 
-export type SegmentField = ChoiceField | CodesField | TextsField | SwitchField | MomentField | NumberField
+export type SegmentField = ChoiceField | CodesField | TextsField | SwitchField | TristateField | MomentField | NumberField
 export type SegmentKind = SegmentField['kind']
 
 export const SEGMENT = {
@@ -87,8 +109,9 @@ export const SEGMENT = {
     kind: 'texts',
     maxItems: 100,
     maxLength: MAX_BREED_LENGTH,
+    names: 'breed',
     label: 'Breeds',
-    help: 'breeds they named: catalogue ids (labrador-retriever) or names in any language; a name the catalogue does not know matches as typed',
+    help: 'breeds they named: catalogue ids (labrador-retriever), names in any language, or names an editor mapped to a breed (each selects that breed); a name neither knows matches as typed',
     flag: 'breed',
   },
   sides: {
@@ -154,6 +177,13 @@ export const SEGMENT = {
     help: 'the phone their sign-up came from or they said they use; other takes those whose phone is not known too',
     flag: 'platform',
   },
+  claimed: {
+    kind: 'tristate',
+    labels: { either: 'Either', yes: 'Already in the app', no: 'Not in the app yet' },
+    label: 'In the app',
+    help: 'whether the app has taken their profile already, or not yet',
+    flag: 'claimed',
+  },
   locales: {
     kind: 'choice',
     of: LOCALES,
@@ -177,7 +207,7 @@ type ValueOf<F> = F extends { kind: 'choice' | 'codes'; of: readonly (infer V)[]
   ? V[]
   : F extends { kind: 'texts' }
     ? string[]
-    : F extends { kind: 'switch' }
+    : F extends { kind: 'switch' | 'tristate' }
       ? boolean
       : F extends { kind: 'moment' }
         ? string
@@ -185,7 +215,10 @@ type ValueOf<F> = F extends { kind: 'choice' | 'codes'; of: readonly (infer V)[]
           ? number
           : never
 
-/** Who a campaign goes to: every field narrows; absent ones (and empty lists, switches off) do not. */
+/**
+ * Who a campaign goes to: every field narrows; absent ones (and empty lists, switches off) do not.
+ * A tristate field narrows when true and when false.
+ */
 export type Segment = { [F in SegmentFieldName]?: ValueOf<(typeof SEGMENT)[F]> }
 
 /** A date, or a date and time with its zone: what a moment takes (a JSON schema's and an input's pattern). */
@@ -215,6 +248,8 @@ export function expectedOf(field: SegmentField): string {
       return `a whole number from ${field.min.toLocaleString('en')} to ${field.max.toLocaleString('en')}`
     case 'switch':
       return 'on or off'
+    case 'tristate':
+      return orList(TRISTATE_FLAG_VALUES)
   }
 }
 
@@ -230,6 +265,8 @@ export function isItemOf(field: SegmentField, value: string): boolean {
       return new RegExp(MOMENT_PATTERN).test(value) && !Number.isNaN(Date.parse(value))
     case 'number':
       return /^\d{1,16}$/.test(value) && Number(value) >= field.min && Number(value) <= field.max
+    case 'tristate':
+      return (TRISTATE_FLAG_VALUES as readonly string[]).includes(value)
     case 'switch':
       return true
   }
@@ -237,13 +274,17 @@ export function isItemOf(field: SegmentField, value: string): boolean {
 
 /**
  * What a segment that has the right shape may still get wrong, each problem with the field named as
- * the caller names it (`segment/until`, `--until`): a moment no calendar has, an end before its start.
+ * the caller names it (`segment/until`, `--until`): a moment no calendar has, an end before its start,
+ * a name with nothing in it to match.
  */
 export function segmentProblems(segment: Segment, name: (field: SegmentFieldName) => string): string[] {
   const problems: string[] = []
   for (const field of SEGMENT_FIELDS) {
     const entry: SegmentField = SEGMENT[field]
     const value = segment[field]
+    if (entry.kind === 'texts' && entry.names && Array.isArray(value))
+      for (const text of value as string[])
+        if (breedKey(text) === '') problems.push(`${name(field)}: "${text}" has no letters or digits, so it names no ${entry.names}`)
     if (entry.kind !== 'moment' || typeof value !== 'string') continue
     if (Number.isNaN(Date.parse(value))) problems.push(`${name(field)}: not a date there is, got "${value}"`)
     const after = SEGMENT_FIELDS.find((other) => other === entry.after)
@@ -256,8 +297,8 @@ export function segmentProblems(segment: Segment, name: (field: SegmentFieldName
 
 /**
  * The same segment written one way: choices in the definition's order, each value once, empty lists
- * and switches that are off left out. Whoever saves a segment saves it tidy, so one opened and
- * saved again reads back as it was.
+ * and switches that are off left out (a tristate's false is kept: it narrows). Whoever saves a
+ * segment saves it tidy, so one opened and saved again reads back as it was.
  */
 export function tidySegment(segment: Segment): Segment {
   const tidy: Record<string, unknown> = {}
@@ -273,7 +314,7 @@ export function tidySegment(segment: Segment): Segment {
         once.sort((a, b) => rank(a) - rank(b))
       }
       if (once.length > 0) tidy[field] = once
-    } else if (value !== false) tidy[field] = value
+    } else if (value !== false || entry.kind === 'tristate') tidy[field] = value
   }
   return tidy as Segment
 }

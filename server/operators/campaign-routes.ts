@@ -40,6 +40,7 @@ function fieldSchema(field: SegmentField) {
         items: { type: 'string', minLength: 1, maxLength: field.maxLength, pattern: TEXT_PATTERN },
       }
     case 'switch':
+    case 'tristate':
       return { type: 'boolean' }
     case 'moment':
       return { type: 'string', pattern: MOMENT_PATTERN }

@@ -14,6 +14,7 @@ import {
   type SegmentFieldName,
   segmentProblems,
   tidySegment,
+  TRISTATE_FLAG_VALUES,
 } from '../../contract/segment.js'
 import type { Config } from '../config.js'
 import { campaignWords, renderCampaign } from '../mail/campaign.js'
@@ -85,6 +86,9 @@ export function segmentOf(options: SegmentOptions): Segment {
       case 'switch':
         segment[name] = true
         break
+      case 'tristate':
+        segment[name] = checked(values.at(-1) ?? '') === 'yes'
+        break
       case 'codes':
         // Codes in any letter case: the definition's are upper case (GB).
         segment[name] = values.map((value) => checked(value, value.toUpperCase()))
@@ -117,6 +121,8 @@ function placeholder(field: SegmentField): string {
       return ' DATE'
     case 'number':
       return ' N'
+    case 'tristate':
+      return ` ${TRISTATE_FLAG_VALUES.join('|')}`
     default:
       return ` ${field.flag.toUpperCase()}…`
   }
@@ -131,6 +137,8 @@ function takes(field: SegmentField): string | null {
       return `(${field.codeName}s such as ${field.example})`
     case 'number':
       return `(${field.min.toLocaleString('en')} to ${field.max.toLocaleString('en')})`
+    case 'tristate':
+      return `(${TRISTATE_FLAG_VALUES.join(' or ')}; either when left out)`
     case 'moment': {
       const after = SEGMENT_FIELDS.find((name) => name === field.after)
       return after ? `(after --${SEGMENT[after].flag})` : null

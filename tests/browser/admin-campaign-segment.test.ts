@@ -35,6 +35,7 @@ const EVERY_FIELD: Required<Segment> = {
   readyCountries: true,
   platforms: ['ios', 'android'],
   locales: ['en', 'pl'],
+  claimed: false,
 }
 
 describe.skipIf(!chromiumAvailable)('a campaign segment in the composer', () => {

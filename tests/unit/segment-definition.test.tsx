@@ -25,6 +25,8 @@ function sampleOf(field: SegmentField): unknown {
       return ['Andalusian Terrier, Sherry Terrier', 'x'.repeat(field.maxLength)]
     case 'switch':
       return true
+    case 'tristate':
+      return false // the answer that narrows and is easiest to lose: no
     case 'moment':
       return field.after ? '2026-11-01T12:30:00+02:00' : '2026-10-01'
     case 'number':
@@ -41,6 +43,7 @@ function wrongOf(field: SegmentField): unknown {
     case 'texts':
       return [' padded']
     case 'switch':
+    case 'tristate':
       return 'maybe'
     case 'moment':
       return 'yesterday'
@@ -58,6 +61,7 @@ function argsOf(segment: Segment): string[] {
   return SEGMENT_FIELDS.flatMap((name) => {
     const value: unknown = segment[name]
     const flag = `--${SEGMENT[name].flag}`
+    if (SEGMENT[name].kind === 'tristate' && typeof value === 'boolean') return [flag, value ? 'yes' : 'no']
     if (value === undefined || value === false) return []
     if (value === true) return [flag]
     return (Array.isArray(value) ? value : [value]).flatMap((item) => [flag, String(item)])
@@ -72,7 +76,7 @@ const decode = (html: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&')
 
-/** What a browser submits for the composer's controls as rendered: ticked boxes, typed boxes. */
+/** What a browser submits for the composer's controls as rendered: ticked boxes and radio buttons, typed boxes. */
 function submitted(html: string): FormData {
   const form = new FormData()
   const attributes = (tag: string) =>
@@ -80,7 +84,7 @@ function submitted(html: string): FormData {
   for (const [tag] of html.matchAll(/<input [^>]*>/g)) {
     const input = attributes(tag)
     if (!input.name) continue
-    if (input.type === 'checkbox') {
+    if (input.type === 'checkbox' || input.type === 'radio') {
       if ('checked' in input) form.append(input.name, input.value ?? 'on')
     } else form.append(input.name, input.value ?? '')
   }
@@ -104,18 +108,24 @@ describe('the segment definition', () => {
     }
   })
 
-  it('writes a segment one way: choices in order, each once, nothing empty or off', () => {
-    expect(tidySegment({ roles: ['owner', 'breeder', 'owner'], countries: ['PL', 'GB', 'PL'], sides: [], readyBreeds: false })).toEqual({
+  it("writes a segment one way: choices in order, each once, nothing empty or off; a tristate's no kept", () => {
+    expect(
+      tidySegment({ roles: ['owner', 'breeder', 'owner'], countries: ['PL', 'GB', 'PL'], sides: [], readyBreeds: false, claimed: false }),
+    ).toEqual({
       roles: ['breeder', 'owner'],
       countries: ['PL', 'GB'],
+      claimed: false,
     })
     expect(tidySegment(EVERY)).toEqual(EVERY)
   })
 
-  it('refuses an end before its start and a date no calendar has, naming the field as asked', () => {
+  it('refuses an end before its start and a date no calendar has, a breed name with nothing to match, naming the field as asked', () => {
     const named = (name: SegmentFieldName) => `segment/${name}`
     expect(segmentProblems({ since: '2026-12-01', until: '2026-11-01' }, named)).toEqual(['segment/until: must come after segment/since'])
     expect(segmentProblems({ since: '2026-13-45' }, named)).toEqual(['segment/since: not a date there is, got "2026-13-45"'])
+    expect(segmentProblems({ breeds: ['Whippet', '!!!'] }, named)).toEqual([
+      'segment/breeds: "!!!" has no letters or digits, so it names no breed',
+    ])
     expect(segmentProblems(EVERY, named)).toEqual([])
   })
 })

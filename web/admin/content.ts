@@ -495,6 +495,8 @@ export const adminContent = {
           return `${help} Empty: anyone.`
         case 'switch':
           return help
+        case 'tristate':
+          return `${help} Either: anyone.`
       }
     },
     /** An opened draft whose segment the form cannot show whole (saved before the form could). */

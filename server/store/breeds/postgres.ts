@@ -29,21 +29,25 @@ export async function readProfile(db: Queryable, id: number): Promise<Profile | 
   return { role: row.role, breeds: rows.rows.map(toProfileBreed), country: row.country, club: row.kennel_club, litters: row.litters }
 }
 
+/** The operators' mappings of these name keys (breed_mappings): key to breed id, for those mapped. */
+export async function mappingsOn(db: Queryable, keys: readonly string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map()
+  const found = await db.query<{ name_key: string; breed: string }>('SELECT name_key, breed FROM breed_mappings WHERE name_key = ANY($1)', [
+    keys,
+  ])
+  return new Map(found.rows.map((row) => [row.name_key, row.breed]))
+}
+
 export function saveProfile(pool: pg.Pool, id: number, profile: ProfileToSave): Promise<void> {
   return inTransaction(pool, async (client) => {
     // The sign-up's row first, as a confirmation locks it before its trigger reaches these rows:
     // two saves of one profile wait for each other. The counters lock nothing (db/postgres/014).
     await client.query('SELECT 1 FROM waitlist WHERE id = $1 FOR UPDATE', [id])
     const before = await readProfile(client, id)
-    const unknown = profile.breeds.filter((entry) => entry.breed === null).map((entry) => entry.key)
-    const mapped = new Map<string, string>()
-    if (unknown.length > 0) {
-      const found = await client.query<{ name_key: string; breed: string }>(
-        'SELECT name_key, breed FROM breed_mappings WHERE name_key = ANY($1)',
-        [unknown],
-      )
-      for (const { name_key, breed } of found.rows) mapped.set(name_key, breed)
-    }
+    const mapped = await mappingsOn(
+      client,
+      profile.breeds.filter((entry) => entry.breed === null).map((entry) => entry.key),
+    )
     const breeds = profile.breeds.map((entry) => ({ ...entry, breed: entry.breed ?? mapped.get(entry.key) ?? null }))
     await client.query('DELETE FROM signup_breeds WHERE signup_id = $1', [id])
     // The sign-up's country (as the profile now says it) and whether it counts come with each row.
@@ -67,7 +71,13 @@ export function saveProfile(pool: pg.Pool, id: number, profile: ProfileToSave): 
   })
 }
 
-export function createPostgresBreeds(pool: pg.Pool, run: Run): BreedStore & { readyOn(db: Queryable): Promise<string[]> } {
+export function createPostgresBreeds(
+  pool: pg.Pool,
+  run: Run,
+): BreedStore & {
+  readyOn(db: Queryable): Promise<string[]>
+  mappingsOn(db: Queryable, keys: readonly string[]): Promise<Map<string, string>>
+} {
   const countsOn = async (db: Queryable) => breedCounts(await readTallies(db, ['breed']))
   const targetsOn = async (db: Queryable) => {
     const result = await db.query<{ value: unknown }>('SELECT value FROM settings WHERE key = $1', [BREED_TARGETS_KEY])
@@ -147,5 +157,6 @@ export function createPostgresBreeds(pool: pg.Pool, run: Run): BreedStore & { re
         }
       }),
     readyOn: async (db) => readyPairs(await countsOn(db), await targetsOn(db)),
+    mappingsOn,
   }
 }

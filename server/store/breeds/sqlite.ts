@@ -86,7 +86,7 @@ export function createSqliteBreeds(
   run: Run,
   tallies: SqliteTallies,
   { read, live }: { read: SqliteRead; live: () => boolean },
-): BreedStore & { readyNow(): string[] } {
+): BreedStore & { readyNow(): string[]; mappingsNow(keys: readonly string[]): Map<string, string> } {
   const writeAudit = auditWriter(db)
   const setting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck()
   const putSetting = db.prepare(
@@ -119,6 +119,7 @@ export function createSqliteBreeds(
     `UPDATE signup_breeds SET name_key = @key, breed = coalesce(@breed, (SELECT breed FROM breed_mappings WHERE name_key = @key))
      WHERE signup_id = @signup_id AND position = @position`,
   )
+  const mappings = db.prepare('SELECT name_key, breed FROM breed_mappings WHERE name_key IN (SELECT value FROM json_each(?))')
   const countsNow = () => breedCounts(tallies.readNow(['breed']))
   const targetsNow = () => storedBreedTargets(setting.get(BREED_TARGETS_KEY))
   return {
@@ -170,5 +171,10 @@ export function createSqliteBreeds(
         }
       }),
     readyNow: () => readyPairs(countsNow(), targetsNow()),
+    // On the caller's thread and inside its transaction: a send reads the mappings its rows are queued by.
+    mappingsNow: (keys) =>
+      keys.length === 0
+        ? new Map()
+        : new Map((mappings.all(JSON.stringify(keys)) as { name_key: string; breed: string }[]).map((row) => [row.name_key, row.breed])),
   }
 }

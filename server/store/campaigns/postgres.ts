@@ -5,11 +5,11 @@ import type { CampaignProgress, Segment } from '../../../contract/campaigns.js'
 import { PROGRESS_TALLIES, progressOf } from './progress.js'
 import { readTallies } from '../tallies/postgres.js'
 import { inTransaction, iso, type Run } from '../shared/postgres.js'
-import { type SegmentFilter, segmentFilter } from './segment.js'
+import { mappedKeysOf, type SegmentFilter, segmentFilter } from './segment.js'
 import { writeAudit } from '../shared/postgres.js'
 import type { Campaign, CampaignStore, DraftChange } from '../types.js'
 
-/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $14 (segmentParams). */
+/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $15 (segmentParams). */
 const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND ($1::boolean OR waitlist.confirmed_at IS NOT NULL)
   AND ($2::text[] IS NULL OR waitlist.role = ANY($2))
@@ -26,7 +26,9 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
     WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) >= $8)
     AND ($9::text[] IS NULL OR waitlist.country = ANY($9))
   AND ($10::text[] IS NULL OR waitlist.locale = ANY($10))
-  AND ($14::text[] IS NULL OR coalesce(waitlist.platform, 'other') = ANY($14))`
+  AND ($14::text[] IS NULL OR coalesce(waitlist.platform, 'other') = ANY($14))
+  AND ($15::boolean IS NULL OR EXISTS (SELECT 1 FROM app_links
+    WHERE app_links.signup_id = waitlist.id AND app_links.claimed_at IS NOT NULL) = $15)`
 
 const segmentParams = (f: SegmentFilter) => [
   f.includeUnconfirmed,
@@ -43,18 +45,29 @@ const segmentParams = (f: SegmentFilter) => [
   f.sides,
   f.readyPairs,
   f.platforms,
+  f.claimed,
 ]
 
 export function createPostgresCampaigns(
   pool: pg.Pool,
   run: Run,
   growth: { readyOn(db: pg.Pool | pg.PoolClient): Promise<string[]> },
-  breeds: { readyOn(db: pg.Pool | pg.PoolClient): Promise<string[]> },
+  breeds: {
+    readyOn(db: pg.Pool | pg.PoolClient): Promise<string[]>
+    mappingsOn(db: pg.Pool | pg.PoolClient, keys: readonly string[]): Promise<Map<string, string>>
+  },
 ): CampaignStore {
-  /** The segment as parameters, its ready countries worked out now (on the caller's connection, inside its transaction). */
+  /**
+   * The segment as parameters, what it depends on worked out now (on the caller's connection, inside
+   * its transaction): the ready countries and breeds, and the mappings of the names it gives.
+   */
   const paramsOf = async (segment: Segment, db: pg.Pool | pg.PoolClient = pool) =>
     segmentParams(
-      segmentFilter(segment, segment.readyCountries ? await growth.readyOn(db) : [], segment.readyBreeds ? await breeds.readyOn(db) : []),
+      segmentFilter(segment, {
+        readyCountries: segment.readyCountries ? await growth.readyOn(db) : [],
+        readyPairs: segment.readyBreeds ? await breeds.readyOn(db) : [],
+        mappings: await breeds.mappingsOn(db, mappedKeysOf(segment)),
+      }),
     )
   type Row = {
     id: string
@@ -139,11 +152,13 @@ export function createPostgresCampaigns(
             const row = current.rows[0]
             return row ? { recipients: row.recipients, queued: 0 } : undefined
           }
+          const params = await paramsOf(segment, client)
+          // The campaign's id after the segment's parameters.
           const queued = await client.query(
             `INSERT INTO outbox (signup_id, kind, campaign_id)
-             SELECT waitlist.id, 'campaign', $15 FROM waitlist WHERE ${SEGMENT_WHERE}
+             SELECT waitlist.id, 'campaign', $${params.length + 1} FROM waitlist WHERE ${SEGMENT_WHERE}
              ON CONFLICT DO NOTHING`,
-            [...(await paramsOf(segment, client)), id],
+            [...params, id],
           )
           const recipients = queued.rowCount ?? 0
           await client.query('UPDATE campaigns SET recipients = $2 WHERE id = $1', [id, recipients])

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3'
 import type { CampaignProgress, Segment } from '../../../contract/campaigns.js'
 import { PROGRESS_TALLIES, progressOf } from './progress.js'
 import type { SqliteTallies } from '../tallies/sqlite.js'
-import { type SegmentFilter, segmentFilter } from './segment.js'
+import { mappedKeysOf, type SegmentFilter, segmentFilter } from './segment.js'
 import { type Run, auditWriter, now } from '../shared/sqlite.js'
 import type { AuditEntry, Campaign, CampaignStore, DraftChange } from '../types.js'
 
@@ -26,7 +26,9 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
     WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) >= @invitedAtLeast)
     AND (@readyCountries IS NULL OR waitlist.country IN (SELECT value FROM json_each(@readyCountries)))
   AND (@locales IS NULL OR waitlist.locale IN (SELECT value FROM json_each(@locales)))
-  AND (@platforms IS NULL OR coalesce(waitlist.platform, 'other') IN (SELECT value FROM json_each(@platforms)))`
+  AND (@platforms IS NULL OR coalesce(waitlist.platform, 'other') IN (SELECT value FROM json_each(@platforms)))
+  AND (@claimed IS NULL OR EXISTS (SELECT 1 FROM app_links
+    WHERE app_links.signup_id = waitlist.id AND app_links.claimed_at IS NOT NULL) = @claimed)`
 
 const json = (values: string[] | null) => (values === null ? null : JSON.stringify(values))
 const segmentParams = (filter: SegmentFilter) => ({
@@ -44,19 +46,29 @@ const segmentParams = (filter: SegmentFilter) => ({
   readyCountries: json(filter.readyCountries),
   locales: json(filter.locales),
   platforms: json(filter.platforms),
+  claimed: filter.claimed === null ? null : Number(filter.claimed),
 })
 
 export function createSqliteCampaigns(
   db: Database.Database,
   run: Run,
   growth: { readyNow(): string[] },
-  breeds: { readyNow(): string[] },
+  breeds: { readyNow(): string[]; mappingsNow(keys: readonly string[]): Map<string, string> },
   tallies: SqliteTallies,
 ): CampaignStore {
   const writeAudit = auditWriter(db)
-  /** The segment as SQL parameters, its ready countries worked out now (inside the caller's transaction). */
+  /**
+   * The segment as SQL parameters, what it depends on worked out now (inside the caller's
+   * transaction): the ready countries and breeds, and the mappings of the names it gives.
+   */
   const paramsOf = (segment: Segment) =>
-    segmentParams(segmentFilter(segment, segment.readyCountries ? growth.readyNow() : [], segment.readyBreeds ? breeds.readyNow() : []))
+    segmentParams(
+      segmentFilter(segment, {
+        readyCountries: segment.readyCountries ? growth.readyNow() : [],
+        readyPairs: segment.readyBreeds ? breeds.readyNow() : [],
+        mappings: breeds.mappingsNow(mappedKeysOf(segment)),
+      }),
+    )
   const count = db.prepare(`SELECT count(*) FROM waitlist WHERE ${SEGMENT_WHERE}`).pluck()
   const create = db
     .prepare(

@@ -10,14 +10,16 @@ import {
   type SegmentFieldName,
   type SegmentKind,
   tidySegment,
+  TRISTATE_ANSWERS,
+  type TristateAnswer,
 } from '../../../../contract/segment'
 import { Input } from '../../../components/ui/input'
 import { adminContent } from '../../content'
 
 const text = adminContent.campaigns
 
-/** Where a kind's controls go: the tick-box groups first, then the boxes to type in, then the switches. */
-const PLACE = { choice: 0, codes: 1, texts: 1, moment: 1, number: 1, switch: 2 } as const satisfies Record<SegmentKind, number>
+/** Where a kind's controls go: the groups (tick boxes, yes-no-either) first, then the boxes to type in, then the switches. */
+const PLACE = { choice: 0, tristate: 0, codes: 1, texts: 1, moment: 1, number: 1, switch: 2 } as const satisfies Record<SegmentKind, number>
 
 const fieldsAt = (place: number) => SEGMENT_FIELDS.filter((name) => PLACE[SEGMENT[name].kind] === place)
 
@@ -58,10 +60,17 @@ export function segmentOf(form: FormData): Segment {
       case 'switch':
         segment[name] = form.get(name) !== null
         break
+      case 'tristate':
+        // Either narrows nothing: the field is left out.
+        if (typed === 'yes' || typed === 'no') segment[name] = typed === 'yes'
+        break
     }
   }
   return tidySegment(segment as Segment)
 }
+
+/** A tristate field's value as the composer's answer: absent is either. */
+const answerOf = (value: unknown): TristateAnswer => (value === true ? 'yes' : value === false ? 'no' : 'either')
 
 /** The fields of a segment the form does not hold as it is (one saved before the form could show it). */
 export function unshownFields(segment: Segment, form: FormData): SegmentFieldName[] {
@@ -98,6 +107,33 @@ function Choices({ name, segment }: { name: SegmentFieldName; segment: Segment |
               className="size-4 accent-brand-700"
             />
             {field.labels[value]}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  )
+}
+
+/** Yes, no or either: a group of three radio buttons, either (narrowing nothing) the default. */
+function Tristate({ name, segment }: { name: SegmentFieldName; segment: Segment | undefined }) {
+  const field: SegmentField = SEGMENT[name]
+  if (field.kind !== 'tristate') return null
+  const chosen = answerOf(segment?.[name])
+  return (
+    <fieldset aria-describedby={hintId(name)}>
+      <legend className="text-sm font-semibold text-stone-700">{text[name]}</legend>
+      <Hint name={name} />
+      <div className="mt-1 flex flex-wrap gap-x-4 gap-y-2">
+        {TRISTATE_ANSWERS.map((answer) => (
+          <label key={answer} className="flex items-center gap-2 text-stone-900">
+            <input
+              type="radio"
+              name={name}
+              value={answer === 'either' ? '' : answer}
+              defaultChecked={answer === chosen}
+              className="size-4 accent-brand-700"
+            />
+            {field.labels[answer]}
           </label>
         ))}
       </div>
@@ -188,9 +224,13 @@ export function SegmentFields({ segment }: { segment: Segment | undefined }) {
   return (
     <fieldset className="grid gap-5 rounded-xl border border-stone-200 p-4">
       <legend className="px-1 text-sm font-semibold text-stone-700">{text.segment}</legend>
-      {fieldsAt(0).map((name) => (
-        <Choices key={name} name={name} segment={segment} />
-      ))}
+      {fieldsAt(0).map((name) =>
+        SEGMENT[name].kind === 'tristate' ? (
+          <Tristate key={name} name={name} segment={segment} />
+        ) : (
+          <Choices key={name} name={name} segment={segment} />
+        ),
+      )}
       <div className="grid items-start gap-4 sm:grid-cols-2">
         {fieldsAt(1).map((name) => (
           <Typed key={name} name={name} segment={segment} />
