@@ -130,14 +130,17 @@ export async function breedRoutes(app: FastifyInstance) {
           required: ['name', 'breed'],
           properties: {
             name: { type: 'string', minLength: 1, maxLength: MAX_BREED_LENGTH },
-            breed: { type: 'string', minLength: 1, maxLength: 80 },
+            // A breed's id, or its name in any language (as the admin's field offers them).
+            breed: { type: 'string', minLength: 1, maxLength: MAX_BREED_LENGTH },
           },
         },
       },
     },
     async (request): Promise<{ name: string; breed: string; mapped: number }> => {
-      const { name, breed } = request.body as { name: string; breed: string }
-      if (!isBreedId(breed)) throw new HttpError(400, 'invalid_breed', `breed: not a breed of the catalogue, got ${JSON.stringify(breed)}`)
+      const { name, breed: given } = request.body as { name: string; breed: string }
+      const breed = isBreedId(given) ? given : readBreedName(given).breed
+      if (breed === null)
+        throw new HttpError(400, 'invalid_breed', `breed: not a breed of the catalogue (an id or a name), got ${JSON.stringify(given)}`)
       const read = readBreedName(name)
       if (read.key === '') throw new HttpError(400, 'invalid_name', 'name: has no letters or digits')
       if (read.breed !== null)

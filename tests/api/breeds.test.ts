@@ -216,6 +216,15 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
         target: 'labrador-retriever',
         detail: { name: 'LAB CROSS', signups: 2 },
       })
+      // The breed by its name in any of the catalogue's languages, as the admin's field sends it; a
+      // name the catalogue does not read is refused, naming the field.
+      const unread = await asEditor({ name: 'Fluffy mystery', breed: 'Owczarek niemiecki x' })
+      expect(unread.status).toBe(400)
+      expect(((await unread.json()) as { message: string }).message).toMatch(/^breed: not a breed of the catalogue/)
+      const byName = async (breed: string) => (await asEditor({ name: 'Fluffy mystery', breed })).json()
+      expect(await byName('Deutscher Schäferhund')).toEqual({ name: 'Fluffy mystery', breed: 'german-shepherd-dog', mapped: 1 })
+      // Mapped again by the breed's Polish name: the same breed, so no row moves.
+      expect(await byName('Owczarek niemiecki')).toEqual({ name: 'Fluffy mystery', breed: 'german-shepherd-dog', mapped: 0 })
     },
   )
 

@@ -385,11 +385,14 @@ export const adminContent = {
     saved: 'Targets saved.',
     unmatched: 'Names the catalogue missed',
     unmatchedIntro:
-      'Breed names people typed that the catalogue does not know, the most typed first. Map one to a breed: every profile that typed it, and every one that types it later, counts for that breed.',
+      'Breed names people typed that the catalogue does not know, the most typed first. Map one to a breed (type its name in any language, or pick it as it is offered): every profile that typed it, and every one that types it later, counts for that breed, and a campaign naming it reaches that breed’s people.',
     noUnmatched: 'None: the catalogue knew every name typed.',
     typed: (n: number) => (n === 1 ? 'typed once' : `typed ${n.toLocaleString('en')} times`),
     breedFor: (name: string) => `Breed for “${name}”`,
-    breedPlaceholder: 'e.g. border-collie',
+    breedPlaceholder: 'A breed’s name in any language, or its id',
+    /** The names the Map field offers as one types: a name in another language says the breed's English one. */
+    breedsOffered: 'Breeds of the catalogue',
+    breedOffered: (name: string, english: string) => (name === english ? name : `${name} (${english})`),
     map: 'Map',
     mapLabel: (name: string) => `Map “${name}”`,
     mapped: (name: string, breed: string, signups: number) =>

@@ -1,39 +1,37 @@
 // The names the catalogue missed, for those who may map them: each typed name with how often, and
-// a field to give it a breed's id, suggested from the catalogue.
+// a field to give it a breed, by its name in any language (offered from the catalogue as it is
+// typed) or its id.
 import { type FormEvent, useEffect, useState } from 'react'
 import type { BreedCatalogue } from '../../../../contract/breeds'
 import { Button } from '../../../components/ui/button'
-import { Input } from '../../../components/ui/input'
 import type { AdminApi } from '../../api'
 import { adminContent } from '../../content'
 import { useAction, useLoaded } from '../../hooks'
 import { ActionOutcome } from '../../outcome'
 import { useAdmin } from '../../session'
+import { type BreedName, BreedField } from './breed-field'
 
 const copy = adminContent.breeds
 
 const loadUnmatched = (api: AdminApi) => api.unmatchedBreeds()
 
-interface BreedChoice {
-  id: string
-  name: string
-}
-
 /**
- * The catalogue's ids and English names, for the field's suggestions. Loaded when the section
- * opens, as a chunk of its own: the other views need none of its 130 KB. Without it (a failed
- * load) an id can still be typed, and the server says if it is not one.
+ * Every breed's names in the six languages (each once), for the field to offer. Loaded when the
+ * section opens, as a chunk of its own: the other views need none of its 130 KB. Without it (a failed
+ * load) a name or an id can still be typed, and the server says if it is not one.
  */
-function useBreedChoices(): BreedChoice[] {
-  const [choices, setChoices] = useState<BreedChoice[]>([])
+function useBreedNames(): BreedName[] {
+  const [names, setNames] = useState<BreedName[]>([])
   useEffect(() => {
     let current = true
     import('../../../../contract/breeds.json').then(
       (loaded) => {
         if (!current) return
         const catalogue = loaded.default as BreedCatalogue
-        setChoices(
-          catalogue.breeds.map((breed) => ({ id: breed.id, name: breed.names.en })).sort((a, b) => a.name.localeCompare(b.name, 'en')),
+        setNames(
+          catalogue.breeds
+            .flatMap((breed) => [...new Set(Object.values(breed.names))].map((name) => ({ id: breed.id, name, english: breed.names.en })))
+            .sort((a, b) => a.name.localeCompare(b.name, 'en')),
         )
       },
       () => undefined,
@@ -42,15 +40,15 @@ function useBreedChoices(): BreedChoice[] {
       current = false
     }
   }, [])
-  return choices
+  return names
 }
 
 /** Mapping asks for the meters again (`onMapped`): the name's profiles count for its breed now. */
 export function UnmatchedPanel({ onMapped }: { onMapped: () => void }) {
   const { api } = useAdmin()
   const { data, reload } = useLoaded(loadUnmatched)
-  const choices = useBreedChoices()
-  // A refusal says why beside the list: an id the catalogue lacks (400), a name it knows (409).
+  const names = useBreedNames()
+  // A refusal says why beside the list: a breed the catalogue lacks (400), a name it knows (409).
   const mapping = useAction(() => {
     reload()
     onMapped()
@@ -65,7 +63,7 @@ export function UnmatchedPanel({ onMapped }: { onMapped: () => void }) {
       answer = await api.mapBreed(name, breed)
     })
     if (answer)
-      mapping.setNotice(copy.mapped(name, choices.find((choice) => choice.id === answer?.breed)?.name ?? answer.breed, answer.mapped))
+      mapping.setNotice(copy.mapped(name, names.find((entry) => entry.id === answer?.breed)?.english ?? answer.breed, answer.mapped))
   }
 
   return (
@@ -75,32 +73,16 @@ export function UnmatchedPanel({ onMapped }: { onMapped: () => void }) {
       </h2>
       <p className="mt-2 text-sm text-stone-700">{copy.unmatchedIntro}</p>
       <ActionOutcome notice={mapping.notice} problem={mapping.problem} />
-      <datalist id="breed-ids">
-        {choices.map((choice) => (
-          <option key={choice.id} value={choice.id}>
-            {choice.name}
-          </option>
-        ))}
-      </datalist>
       {data && data.unmatched.length === 0 ? <p className="mt-2 text-stone-600">{copy.noUnmatched}</p> : null}
       <ul aria-labelledby="unmatched-heading" className="mt-2 grid max-h-[32rem] gap-3 overflow-y-auto">
         {data?.unmatched.map((entry) => (
           <li key={entry.name} className="border-t border-stone-200 pt-3">
-            <form onSubmit={(event) => void map(event, entry.name)} className="flex flex-wrap items-center gap-2">
+            <form onSubmit={(event) => void map(event, entry.name)} className="flex flex-wrap items-start gap-2">
               <p className="w-full text-sm text-stone-800">
                 <span className="font-medium break-words">{entry.name}</span>{' '}
                 <span className="text-stone-600">({copy.typed(entry.count)})</span>
               </p>
-              <Input
-                name="breed"
-                list="breed-ids"
-                required
-                autoComplete="off"
-                spellCheck={false}
-                aria-label={copy.breedFor(entry.name)}
-                placeholder={copy.breedPlaceholder}
-                className="min-w-0 flex-1 basis-48"
-              />
+              <BreedField names={names} label={copy.breedFor(entry.name)} />
               <Button type="submit" aria-label={copy.mapLabel(entry.name)}>
                 {copy.map}
               </Button>
