@@ -8,12 +8,16 @@
 //                server's event loop was held while it answered (perf_hooks' monitorEventLoopDelay
 //                in the server's own process); then a sign-up's p99 idle, and while the admin
 //                routes are asked without pause.
+//   --local-mails M  the local mailbox the Mail view lists (no SMTP_URL): M mails written into the
+//                server's MAIL_DIR before it starts (200 unless told), as a team without SMTP has
+//                after a day; the view reads the 50 newest
 // Numbers go to standard output as a table (and `--json FILE` writes them as JSON).
 import { fork } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import MailComposer from 'nodemailer/lib/mail-composer'
 import { freePort } from '../tests/support/ports'
 import { seed, visitorToken } from './scale-seed'
 
@@ -28,6 +32,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '1' },
     asks: { type: 'string', default: '30' },
     json: { type: 'string' },
+    'local-mails': { type: 'string', default: '200' },
   },
 })
 const env = process.env.DATABASE_URL
@@ -78,9 +83,29 @@ const ROUTES = (firstPageAfter: number): { name: string; path: string; admin: bo
   { name: 'webhooks/1/deliveries', path: '/admin/api/webhooks/1/deliveries', admin: true },
 ]
 
+/** Mails as the transport writes them without SMTP_URL (server/mail/transport.ts names them so). */
+async function writeLocalMails(dir: string, count: number): Promise<void> {
+  mkdirSync(dir, { recursive: true })
+  for (let i = 0; i < count; i++) {
+    const date = new Date(Date.UTC(2026, 10, 30, 9, 0, i))
+    const message = await new MailComposer({
+      from: 'Kennect <hello@kennect.app>',
+      to: `reader-${i}@bench.example`,
+      subject: 'Confirm your place on the Kennect waitlist',
+      date,
+      text: `Confirm and see your page: https://kennect.app/me/${'x'.repeat(43)}\n`,
+      html: `<p>Confirm and see your page: <a href="https://kennect.app/me/${'x'.repeat(43)}">your page</a></p>`,
+    })
+      .compile()
+      .build()
+    writeFileSync(join(dir, `${date.toISOString().replace(/[:.]/g, '-')}-bench-${i}.eml`), message)
+  }
+}
+
 async function measure(): Promise<{ rows: Row[]; signup: { idle: number; busy: number } }> {
   const port = await freePort()
   const mailDir = mkdtempSync(join(tmpdir(), 'kennect-scale-mail-'))
+  await writeLocalMails(mailDir, Number(values['local-mails']))
   const server = fork(SERVER, [], {
     execArgv: ['--import', PROBE],
     env: {
