@@ -171,6 +171,9 @@ export const AUDIT_ACTIONS = [
   'suppression added',
   'suppression lifted',
   'profile claimed',
+  'partner added',
+  'partner changed',
+  'partner key rotated',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

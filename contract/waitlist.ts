@@ -33,10 +33,11 @@ export const EMAIL_PATTERN =
 
 /**
  * One sign-up as it is inserted: `invite` is a well-formed code or null, `locale` one of ours;
- * `platform` is the phone its request's user agent names, set by the server (never sent by the
- * public; absent: not known).
+ * `platform` is the phone its request's user agent names, `partner` the id of the partner whose
+ * embed it came through (contract/partners.ts), both set by the server (never sent by the public;
+ * absent: not known, none).
  */
-export type WaitlistRow = { email: string; invite: string | null; locale: Locale; platform?: Platform } & Record<
+export type WaitlistRow = { email: string; invite: string | null; locale: Locale; platform?: Platform; partner?: number } & Record<
   AttributionColumn,
   string | null
 >

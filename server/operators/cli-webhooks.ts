@@ -67,7 +67,7 @@ export async function runWebhooks(
       const id = idOf(rest[0], 'webhooks test')
       const sent = await store.webhooks.sendTest(
         id,
-        { id: 0, role: 'breeder', country: 'DE', breeds: ['Golden Retriever'], locale: 'de', source: 'test' },
+        { id: 0, role: 'breeder', country: 'DE', breeds: ['Golden Retriever'], locale: 'de', source: 'test', partner: null },
         cliAudit('webhook test sent', `webhook ${id}`),
       )
       if (!sent) throw new UsageError(`webhooks test: no webhook ${id}`)

@@ -12,6 +12,7 @@ import { demandMapOf } from './demand/shared.js'
 import { createPostgresGrowth } from './growth/postgres.js'
 import { createPostgresCounters } from './limits/postgres.js'
 import { createPostgresOutbox } from './outbox/postgres.js'
+import { createPostgresPartners } from './partners/postgres.js'
 import { COUNTED_LIVE_BELOW, createFigureCache, FIGURES_MAX_AGE_MS } from './shared/figure-cache.js'
 import { migrate } from './shared/migrate.js'
 import { countOffPath, toStoreError } from './shared/postgres.js'
@@ -115,6 +116,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     deliverability: createPostgresDeliverability(pool, run),
     settings: createPostgresSettings(pool, run),
     app: createPostgresApp(pool, run),
+    partners: createPostgresPartners(pool, run),
     growth,
     team: createPostgresTeam(pool, run),
     webhooks: createPostgresWebhooks(pool, run),

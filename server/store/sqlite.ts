@@ -14,6 +14,7 @@ import { sqliteCountedDemand } from './demand/sqlite.js'
 import { createSqliteGrowth } from './growth/sqlite.js'
 import { createMemoryCounters } from './limits/memory.js'
 import { createSqliteOutbox } from './outbox/sqlite.js'
+import { createSqlitePartners } from './partners/sqlite.js'
 import { COUNTED_LIVE_BELOW, createFigureCache, FIGURES_MAX_AGE_MS } from './shared/figure-cache.js'
 import { migrate } from './shared/migrate.js'
 import { createSqliteReader, type SqliteRead } from './shared/sqlite-reader.js'
@@ -114,6 +115,7 @@ export async function createSqliteStore(path: string, options: StoreOptions = {}
     deliverability: createSqliteDeliverability(db, run, tallies),
     settings: createSqliteSettings(db, run),
     app: createSqliteApp(db, run, tallies),
+    partners: createSqlitePartners(db, run, tallies),
     growth,
     team: createSqliteTeam(db, run),
     webhooks: createSqliteWebhooks(db, run),

@@ -390,6 +390,52 @@ export interface AppStore {
   handOff(breed?: string | null): Promise<FunnelHandOff>
 }
 
+/** A partner as stored (docs/decisions/025-partners.md). */
+export interface PartnerRecord {
+  id: number
+  name: string
+  key: string
+  origins: string[]
+  thanks_url: string | null
+  breed: string | null
+  country: string | null
+  disabled_at: string | null
+  created_at: string
+}
+
+/** What a partner is told apart by, as it is saved (checked by the route or the command first). */
+export type PartnerFields = Pick<PartnerRecord, 'name' | 'origins' | 'thanks_url' | 'breed' | 'country'>
+
+/** A partner's tallies: sign-ups that first joined through it, and of them the confirmed (its credit). */
+export interface PartnerCounts {
+  signups: number
+  confirmed: number
+}
+
+/** A partner's sign-ups per country (null: not said) and per breed, exact: the team's view. */
+export interface PartnerBreakdown {
+  countries: { country: string | null; signups: number; confirmed: number }[]
+  /** `breed`: the catalogue's id, or null for a name it does not know (`name`: its first spelling). Each person once per breed. */
+  breeds: { breed: string | null; name: string; signups: number; confirmed: number }[]
+}
+
+/** Partners and their keys; every change in one transaction with its audit line. */
+export interface PartnerStore {
+  /** A new partner with its key; answers its id. */
+  add(fields: PartnerFields & { key: string }, audit: AuditEntry): Promise<number>
+  /** Every partner with its tallies, the oldest first. */
+  list(): Promise<(PartnerRecord & PartnerCounts)[]>
+  get(id: number): Promise<(PartnerRecord & PartnerCounts) | undefined>
+  /** The enabled partner of a key (the embed's every request): undefined for an unknown, rotated or disabled one. */
+  byKey(key: string): Promise<PartnerRecord | undefined>
+  /** Changes some fields, or disables (enables) it; false when there is no such partner. */
+  change(id: number, change: Partial<PartnerFields> & { disabled?: boolean }, audit: AuditEntry): Promise<boolean>
+  /** A new key: the old one opens nothing from this moment. False when there is no such partner. */
+  rotate(id: number, key: string, audit: AuditEntry): Promise<boolean>
+  /** Its sign-ups per country and per breed, the most first, at most `limit` of each. */
+  breakdown(id: number, limit: number): Promise<PartnerBreakdown>
+}
+
 /** Settings: one JSON value per key (the server's public settings among them, for the command line). */
 export interface SettingsStore {
   read(key: string): Promise<unknown>
@@ -423,6 +469,7 @@ export interface WaitlistStore {
   readonly deliverability: DeliverabilityStore
   readonly settings: SettingsStore
   readonly app: AppStore
+  readonly partners: PartnerStore
   /** The demand map: who waits where, for which breeds (unsubscribed addresses left out); with a breed id, its people only. */
   segments(breed?: string | null): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */

@@ -237,7 +237,7 @@ export async function webhookRoutes(app: FastifyInstance, { allowPrivate }: { al
       throw tooMany('too_many_tests', `At most ${TESTS_PER_MINUTE} test events a minute`, tests?.resetMs ?? 60_000)
     await app.store.webhooks.sendTest(
       id,
-      { id: 0, role: 'breeder', country: 'DE', breeds: ['Golden Retriever'], locale: 'de', source: 'test' },
+      { id: 0, role: 'breeder', country: 'DE', breeds: ['Golden Retriever'], locale: 'de', source: 'test', partner: null },
       auditOf(request, 'webhook test sent', `webhook ${id}`),
     )
     app.webhooks.nudge()

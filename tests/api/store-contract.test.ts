@@ -349,6 +349,81 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
     expect(await store.outbox.counts()).toEqual({ queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 })
   })
 
+  it.skipIf(!available)('keeps partners by their keys, each change audited, and counts who first joined through each', async () => {
+    const { store } = await open()
+    const audit = (action: 'partner added' | 'partner changed' | 'partner key rotated', target: string | null = null) => ({
+      actorId: null,
+      actor: 'test',
+      action,
+      target,
+      detail: null,
+      requestId: null,
+    })
+    const fields = {
+      name: 'Labrador Club',
+      origins: ['https://club.example'],
+      thanks_url: null,
+      breed: 'labrador-retriever',
+      country: 'DE',
+    }
+    const id = await store.partners.add({ ...fields, key: 'k'.repeat(22) }, audit('partner added'))
+    const other = await store.partners.add({ ...fields, name: 'Pug Kennel', key: 'p'.repeat(22), breed: null }, audit('partner added'))
+    expect(await store.partners.byKey('k'.repeat(22))).toMatchObject({ id, ...fields, disabled_at: null })
+
+    // A sign-up belongs to the way it first joined: the same address through another partner stays the first's.
+    await store.add(row('ada@example.com', { partner: id }))
+    await store.add(row('ADA@example.com', { partner: other }))
+    await store.add(row('bea@example.com', { partner: id }))
+    await store.add(row('cem@example.com'))
+    expect((await store.partners.list()).map((p) => [p.name, p.signups, p.confirmed])).toEqual([
+      ['Labrador Club', 2, 0],
+      ['Pug Kennel', 0, 0],
+    ])
+    // Credit only on confirmation; a deleted sign-up leaves both counts.
+    const [ada, bea] = await store.list({ limit: 2 })
+    if (!ada || !bea) throw new Error('two sign-ups listed')
+    await store.visitors.confirm(ada.id)
+    await store.visitors.confirm(ada.id)
+    expect(await store.partners.get(id)).toMatchObject({ signups: 2, confirmed: 1 })
+    await store.visitors.saveProfile(ada.id, {
+      ...profileOf({ role: null, country: 'DE', breeds: ['Labrador', 'Our own cross'] }),
+    })
+    expect(await store.partners.breakdown(id, 10)).toEqual({
+      countries: [
+        { country: 'DE', signups: 1, confirmed: 1 },
+        { country: null, signups: 1, confirmed: 0 },
+      ],
+      breeds: [
+        { breed: 'labrador-retriever', name: 'Labrador', signups: 1, confirmed: 1 },
+        { breed: null, name: 'Our own cross', signups: 1, confirmed: 1 },
+      ],
+    })
+    await store.visitors.remove(ada.id)
+    expect(await store.partners.get(id)).toMatchObject({ signups: 1, confirmed: 0 })
+
+    // A new key opens it; the old one opens nothing from that moment; disabled, no key opens it.
+    expect(await store.partners.rotate(id, 'n'.repeat(22), audit('partner key rotated', `partner ${id}`))).toBe(true)
+    expect(await store.partners.byKey('k'.repeat(22))).toBeUndefined()
+    expect(await store.partners.byKey('n'.repeat(22))).toMatchObject({ id })
+    expect(await store.partners.change(id, { disabled: true, name: 'Labrador Club e.V.' }, audit('partner changed', `partner ${id}`))).toBe(
+      true,
+    )
+    expect(await store.partners.byKey('n'.repeat(22))).toBeUndefined()
+    expect(await store.partners.get(id)).toMatchObject({ name: 'Labrador Club e.V.', disabled_at: expect.stringMatching(/^\d{4}-/) })
+    await store.partners.change(id, { disabled: false }, audit('partner changed', `partner ${id}`))
+    expect(await store.partners.byKey('n'.repeat(22))).toMatchObject({ id, disabled_at: null })
+    expect(await store.partners.rotate(999, 'x'.repeat(22), audit('partner key rotated'))).toBe(false)
+    expect(await store.partners.change(999, { disabled: true }, audit('partner changed'))).toBe(false)
+    const log = await store.team.auditLog({ limit: 10 })
+    expect(log.map((line) => [line.action, line.target])).toEqual([
+      ['partner changed', `partner ${id}`],
+      ['partner changed', `partner ${id}`],
+      ['partner key rotated', `partner ${id}`],
+      ['partner added', `partner ${other}`],
+      ['partner added', `partner ${id}`],
+    ])
+  })
+
   it.skipIf(!available)('answers ping while open, and rejects as unavailable once closed', async () => {
     const { store } = await open()
     await expect(store.ping()).resolves.toBeUndefined()

@@ -149,6 +149,7 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
         sides: [],
         locale: 'en',
         source: 'dogshow',
+        partner: null,
       })
       // The breed's id and side, never the address (this endpoint did not ask for it).
       const updates = receiver.received.filter((r) => r.type === 'signup.profile_updated').map((r) => r.data)
@@ -161,6 +162,7 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
         sides: [{ breed: 'whippet', side }],
         locale: 'en',
         source: 'dogshow',
+        partner: null,
       })
       expect(updates).toEqual([adaAs('stud'), adaAs('both')])
       expect(receiver.received.find((r) => r.type === 'invite.confirmed')?.data).toMatchObject({ id: bea.id, inviter: ada.id })

@@ -35,11 +35,11 @@ export const SIGNUP_COLUMNS = `waitlist.id::text AS id, email, ${iso('waitlist.c
  */
 const ADD_SIGNUPS = `
   WITH input AS (
-        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY
-      AS i(email, utm_source, utm_medium, utm_campaign, referrer, invite, locale, platform, n)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::text[], $8::text[], $9::text[], $10::int[]) WITH ORDINALITY
+      AS i(email, utm_source, utm_medium, utm_campaign, referrer, invite, locale, platform, partner_id, n)
   ), inserted AS (
-    INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, locale, platform, invited_by, confirmation_queued_at)
-    SELECT email, utm_source, utm_medium, utm_campaign, referrer, locale, platform,
+    INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, locale, platform, partner_id, invited_by, confirmation_queued_at)
+    SELECT email, utm_source, utm_medium, utm_campaign, referrer, locale, platform, partner_id,
       CASE WHEN invite IS NOT NULL THEN (SELECT inviter.id FROM waitlist AS inviter WHERE inviter.invite_code = input.invite) END,
       now()
     FROM input ORDER BY n
@@ -79,6 +79,7 @@ export function createPostgresSignups(
         await invitesOf(rows),
         column('locale'),
         rows.map((row) => row.platform ?? null),
+        rows.map((row) => row.partner ?? null),
       ])
       const done = new Map(result.rows.map((r) => [r.key, r.inserted]))
       // The first of several equal addresses in one batch is the one stored (and mailed).

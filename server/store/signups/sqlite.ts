@@ -44,8 +44,8 @@ export function createSqliteSignups(
   drain: () => Promise<void>
 } {
   const insert = db.prepare(
-    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, locale, platform, confirmation_queued_at)
-     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer, @invitedBy, @locale, @platform, @now)
+    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, locale, platform, partner_id, confirmation_queued_at)
+     VALUES (@email, @utm_source, @utm_medium, @utm_campaign, @referrer, @invitedBy, @locale, @platform, @partner, @now)
      ON CONFLICT DO NOTHING
      RETURNING id`,
   )
@@ -86,8 +86,8 @@ export function createSqliteSignups(
   // issue 23: 17 µs of statements per sign-up became 9). A batch the table refuses (a CHECK) is
   // written again row by row, so that only the bad row fails.
   const insertRows = db.prepare(
-    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, locale, platform, confirmation_queued_at)
-     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, @now
+    `INSERT INTO waitlist (email, utm_source, utm_medium, utm_campaign, referrer, invited_by, locale, platform, partner_id, confirmation_queued_at)
+     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, @now
      FROM json_each(@rows) WHERE true
      ON CONFLICT DO NOTHING
      RETURNING id, email`,
@@ -116,6 +116,7 @@ export function createSqliteSignups(
         invitedByOf(row),
         row.locale,
         row.platform ?? null,
+        row.partner ?? null,
       ])
       inserted = insertRows.all({ rows: JSON.stringify(values), now: at }) as { id: number; email: string }[]
     } catch (error) {
@@ -160,6 +161,7 @@ export function createSqliteSignups(
       referrer,
       locale,
       platform,
+      partner: row.partner ?? null,
       invitedBy: invitedByOf(row),
       now: at,
     }) as { id: number } | undefined

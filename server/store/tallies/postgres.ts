@@ -101,4 +101,7 @@ export const RECOUNT_TALLIES = `
     ) AS u WHERE key IS NOT NULL GROUP BY 1, 2;
   INSERT INTO tallies (kind, key, field, n) SELECT 'people', people_key(w), 'n', count(*) FROM waitlist AS w GROUP BY 2;
   INSERT INTO tallies (kind, key, field, n) SELECT 'signups-day', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), 'signups', count(*) FROM waitlist GROUP BY 2;
-  INSERT INTO tallies (kind, key, field, n) SELECT 'signups-source', coalesce(utm_source, referrer, ''), 'signups', count(*) FROM waitlist GROUP BY 2;`
+  INSERT INTO tallies (kind, key, field, n) SELECT 'signups-source', coalesce(utm_source, referrer, ''), 'signups', count(*) FROM waitlist GROUP BY 2;
+  INSERT INTO tallies (kind, key, field, n)
+    SELECT 'partner', partner_id::text, 'signups', count(*) FROM waitlist WHERE partner_id IS NOT NULL GROUP BY 2
+    UNION ALL SELECT 'partner', partner_id::text, 'confirmed', count(confirmed_at) FROM waitlist WHERE partner_id IS NOT NULL GROUP BY 2;`

@@ -25,6 +25,8 @@ export type TallyKind =
   /** Sign-ups per UTC day (YYYY-MM-DD), per source (utm_source, else the referring host, '' none), field signups. */
   | 'signups-day'
   | 'signups-source'
+  /** Per partner's id (db/<dialect>/018): signups (everyone who first joined through it), confirmed. */
+  | 'partner'
 
 export interface TallyRow {
   kind: TallyKind

@@ -73,4 +73,7 @@ export const RECOUNT_TALLIES = `
       CASE WHEN unsubscribed_at IS NOT NULL THEN CASE WHEN confirmed_at IS NOT NULL THEN 'stopped' ELSE 'stopped-unconfirmed' END
         WHEN confirmed_at IS NOT NULL THEN 'waiting' ELSE 'unconfirmed' END, 'n', count(*) FROM waitlist GROUP BY 2;
   INSERT INTO tallies (kind, key, field, n) SELECT 'signups-day', substr(created_at, 1, 10), 'signups', count(*) FROM waitlist GROUP BY 2;
-  INSERT INTO tallies (kind, key, field, n) SELECT 'signups-source', coalesce(utm_source, referrer, ''), 'signups', count(*) FROM waitlist GROUP BY 2;`
+  INSERT INTO tallies (kind, key, field, n) SELECT 'signups-source', coalesce(utm_source, referrer, ''), 'signups', count(*) FROM waitlist GROUP BY 2;
+  INSERT INTO tallies (kind, key, field, n)
+    SELECT 'partner', CAST(partner_id AS TEXT), 'signups', count(*) FROM waitlist WHERE partner_id IS NOT NULL GROUP BY 2
+    UNION ALL SELECT 'partner', CAST(partner_id AS TEXT), 'confirmed', count(confirmed_at) FROM waitlist WHERE partner_id IS NOT NULL GROUP BY 2;`
