@@ -40,6 +40,8 @@ export const PERMISSIONS = [
   'suppressions:write',
   /** A profile taken into the app by its app link's code: the `app` role's only permission. */
   'app:claim',
+  /** Partners made, changed, disabled and given new keys (reading them is figures:read). */
+  'partners:manage',
 ] as const
 export type Permission = (typeof PERMISSIONS)[number]
 
@@ -47,7 +49,7 @@ export const ROLE_PERMISSIONS: Record<TokenRole, readonly Permission[]> = {
   // Everything a person may do: claiming is the app's alone (an owner's token claiming would hand
   // a profile to a script, not to its person's phone).
   owner: PERMISSIONS.filter((permission) => permission !== 'app:claim'),
-  editor: ['figures:read', 'signups:read', 'campaigns:write', 'mail:read', 'breeds:map', 'suppressions:write'],
+  editor: ['figures:read', 'signups:read', 'campaigns:write', 'mail:read', 'breeds:map', 'suppressions:write', 'partners:manage'],
   viewer: ['figures:read'],
   app: ['app:claim'],
 }

@@ -19,6 +19,7 @@ import { HttpError } from '../http/errors.js'
 import { exportChunks, signUps } from './export.js'
 import { auditOf, teamGate } from '../team/auth.js'
 import { webhookRoutes } from '../webhooks/routes.js'
+import { partnerAdminRoutes } from '../partners/admin-routes.js'
 import { sessionRoutes } from '../team/session-routes.js'
 import { signInPage } from '../team/sign-in-page.js'
 import { teamRoutes } from '../team/team-routes.js'
@@ -74,6 +75,7 @@ async function adminApi(app: FastifyInstance, { config }: { config: AdminConfig 
   await app.register(suppressionRoutes)
   await app.register(deliverabilityRoutes)
   await app.register(webhookRoutes, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE })
+  await app.register(partnerAdminRoutes)
 
   app.get('/mail', { config: { permission: 'mail:read' } }, async (): Promise<MailOverview> => {
     const files = app.transport.kind === 'files'

@@ -16,6 +16,7 @@ import { cliAudit, UsageError } from './cli-common.js'
 import { printFunnel, runLaunchTargets } from './cli-growth.js'
 import { runAudit, runOperator } from './cli-team.js'
 import { runWebhooks } from './cli-webhooks.js'
+import { runPartners } from './cli-partners.js'
 import { type ExportFormat, exportChunks, signUps } from './export.js'
 import { loadVisitorPages } from '../visitor/pages.js'
 import { visitorDir } from '../paths.js'
@@ -67,6 +68,13 @@ Commands:
                                         signing secret once
   webhooks test ID                      queue a test event for it (the running server sends it)
   webhooks log ID [--limit N]           its delivery log, newest first
+  partners list                         the partners (clubs, kennels): key, origins, sign-ups and
+                                        confirmed
+  partners add NAME --origin O… [--thanks-url U] [--breed B] [--country C]
+                                        a new partner and its key (origins https://, or http://
+                                        on localhost); --breed and --country make its meter
+  partners rotate ID                    a new key; the old one is refused at once
+  partners disable ID | enable ID       its key and forms answer 404 (or work again)
 
 Segment options (campaign create): each one given narrows who gets the campaign; give an option
 with … once per value (--role breeder --role owner: either).
@@ -151,6 +159,8 @@ export async function main(argv: string[]): Promise<number> {
       event: { type: 'string', multiple: true },
       description: { type: 'string' },
       'include-email': { type: 'boolean' },
+      origin: { type: 'string', multiple: true },
+      'thanks-url': { type: 'string' },
     },
   })
   const [command, ...rest] = positionals
@@ -159,7 +169,9 @@ export async function main(argv: string[]): Promise<number> {
     return command === undefined && !values.help ? 1 : 0
   }
   const since =
-    command === 'campaign' || command === 'funnel' || command === 'audit' || command === 'webhooks' ? undefined : parseSince(values.since)
+    command === 'campaign' || command === 'funnel' || command === 'audit' || command === 'webhooks' || command === 'partners'
+      ? undefined
+      : parseSince(values.since)
   // The export is CSV unless told; the funnel is a table unless told.
   const format = values.format ?? (command === 'funnel' ? 'table' : 'csv')
   const formats = command === 'funnel' ? ['table', 'json'] : ['csv', 'json']
@@ -186,6 +198,10 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'webhooks':
         return await runWebhooks(store, config, rest, values, (text) => process.stdout.write(text))
+      case 'partners':
+        return await runPartners(store, config.SITE_URL ?? `http://localhost:${config.PORT}`, rest, values, (text) =>
+          process.stdout.write(text),
+        )
       case 'audit':
         return await runAudit(store, rest, { before: values.before, limit: values.limit }, (text) => process.stdout.write(text))
       case 'stats':
