@@ -3,7 +3,9 @@
 // paths, and the rules an origin and a thank-you address follow. Types, constants and pure checks;
 // this folder imports nothing but itself.
 import type { CountryCode } from './countries.js'
+import type { PublicCountryMeter } from './growth.js'
 import type { Locale } from './locales.js'
+import type { RenderedPage, VisitorBreedMeter } from './visitor.js'
 
 /** The script a partner's page loads, and the iframe form, its join and its session under the prefix. */
 export const EMBED_SCRIPT_PATH = '/embed.js'
@@ -107,6 +109,8 @@ export interface PartnerSnippets {
 
 /** The words the script shows, in one language (from the page's catalogue). */
 export interface EmbedWords {
+  /** The form's name ("Join the waitlist"). */
+  title: string
   intro: string
   emailLabel: string
   emailPlaceholder: string
@@ -165,3 +169,34 @@ export type EmbedOutcome = (typeof EMBED_OUTCOMES)[number]
 export const EMBED_THEMES = ['light', 'dark', 'auto'] as const
 export type EmbedTheme = (typeof EMBED_THEMES)[number]
 export const ACCENT_PATTERN = /^#[0-9a-fA-F]{6}$/
+
+/**
+ * The meter a partner's embed shows, as the visitor's page shows it for the same breed and country
+ * (public figures only): its breed's meter in its country, or, with no breed, its country's.
+ */
+export type EmbedMeterView =
+  { kind: 'breed'; country: CountryCode; meter: VisitorBreedMeter } | { kind: 'country'; country: CountryCode; meter: PublicCountryMeter }
+
+/** The iframe form (`/embed/<key>`), also the thank-you page of a form without a thanks URL. */
+export interface EmbedPageView {
+  locale: Locale
+  /** Where the form posts (its join). */
+  action: string
+  /** The form's signed issue time. */
+  token: string
+  /** What the last post came to, shown above the form; null for a fresh form. */
+  sent: EmbedOutcome | null
+  privacyUrl: string
+  theme: EmbedTheme
+  accent: string | null
+  meter: EmbedMeterView | null
+}
+
+/** What the build's render module (dist/visitor/render.js) answers for the embed: its words and its page. */
+export interface EmbedRender {
+  words(locale: Locale): EmbedWords
+  /** The meter's words in a language: the visitor's page's for the same figures. */
+  meter(view: EmbedMeterView, locale: Locale): EmbedMeter
+  /** The page's body and the stylesheet it needs (the server inlines it under its hash). */
+  page(view: EmbedPageView): RenderedPage & { css: string }
+}

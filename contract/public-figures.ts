@@ -56,3 +56,10 @@ export interface ReadySide {
  */
 export const isPubliclyReady = (sides: readonly ReadySide[]): boolean =>
   sides.every((side) => publicFigure(side.count, side.offset) !== null && side.count - side.offset >= side.target)
+
+/**
+ * How full a meter's bar is drawn, in percent: from the figure shown (0 when none), never the exact
+ * count, whose width would tell it. The visitor's page and a partner's embed draw the same bars.
+ */
+export const barPercent = (figure: number | null, target: number): number =>
+  target === 0 ? 100 : Math.min(100, Math.round(((figure ?? 0) / target) * 100))

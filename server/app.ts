@@ -35,6 +35,7 @@ import { createWaitingTotal, type WaitingTotal } from './growth/waiting.js'
 import { loadVisitorPages } from './visitor/pages.js'
 import { visitorRoutes } from './visitor/routes.js'
 import { handOffRoutes } from './handoff/routes.js'
+import { embedRoutes } from './partners/embed-routes.js'
 import { storeUrlsOf } from './handoff/links.js'
 import { createStore, type WaitlistStore } from './store/index.js'
 import type { RowRules } from './waitlist/check-row.js'
@@ -271,8 +272,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         : { packageName: config.ANDROID_PACKAGE, fingerprints: config.ANDROID_CERT_SHA256 },
     adminToken: config.ADMIN_TOKEN,
   })
-  if (visitorPages) await app.register(visitorRoutes, { pages: visitorPages })
-  else app.log.warn({ visitorDir }, "no built visitor's page found: run `npm run build`; /me links answer 404")
+  const notFound = notFoundHandler(pageRoot)
+  if (visitorPages) {
+    await app.register(visitorRoutes, { pages: visitorPages })
+    // A partner's embed: its session, iframe form and join (its words and meter come from the same build).
+    await app.register(embedRoutes, { pages: visitorPages, notFound })
+  } else app.log.warn({ visitorDir }, "no built visitor's page found: run `npm run build`; /me links and partners' embeds answer 404")
   await app.register(adminRoutes, { pageRoot, config })
   if (existsSync(pageRoot)) {
     // A page built for our server has a form token slot; one built for Supabase has none.
@@ -295,6 +300,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   } else {
     app.log.warn({ pageRoot }, 'no built page found: run `npm run build`; serving the API only')
   }
-  app.setNotFoundHandler(notFoundHandler(pageRoot))
+  app.setNotFoundHandler(notFound)
   return app
 }

@@ -11,6 +11,10 @@ import { site } from './site'
 import { type VisitorContent, visitorContent } from './visitor/content'
 import { type Choices, VisitorGonePage, VisitorPage } from './visitor/page'
 import { AppLinkGonePage, AppLinkPage } from './visitor/app-page'
+import type { EmbedRender } from '../contract/partners'
+import { embedMeter, wordsIn } from './embed/content'
+import { EmbedPage } from './embed/page'
+import { embedCss, fillRules } from './embed/styles'
 
 // The breeds offered are the catalogue's (contract/breeds.json), each by its name in the reader's
 // language; country names are the reader's language's own too.
@@ -66,6 +70,23 @@ export const visitor: VisitorRender = {
     return {
       title: content.appLink.gone[why].title,
       html: renderToStaticMarkup(<AppLinkGonePage why={why} content={content} brand={site.productName} />),
+    }
+  },
+}
+
+/** A partner's embed (docs/partners.md): its words, its meter's, and the iframe form's page. */
+export const embed: EmbedRender = {
+  words: wordsIn,
+  meter: embedMeter,
+  page: (view) => {
+    const words = wordsIn(view.locale)
+    const meter = view.meter ? embedMeter(view.meter, view.locale) : null
+    // The page is the box alone, the iframe's whole width; its bars' widths are rules of its stylesheet.
+    const css = `${embedCss(view.accent)}\nhtml,body{margin:0;background:transparent}\n.k-box{max-width:none}${fillRules(meter?.bars.map((bar) => bar.percent) ?? [])}`
+    return {
+      title: `${words.title} · ${site.productName}`,
+      html: renderToStaticMarkup(<EmbedPage view={view} words={words} meter={meter} product={site.productName} />),
+      css,
     }
   },
 }

@@ -150,33 +150,43 @@ export const knownBreedsOf = (profile: Profile): string[] => [
 ]
 
 /**
- * The meter of each known breed of a profile in its country, as the public sees it: the rule of
- * /api/launch, on the count now (`BreedMeters.of`; docs/public-figures.md: a visitor's page changes at each load).
+ * One breed's meter in one country, as the public sees it: the rule of /api/launch, on the count
+ * now (`BreedMeters.of`; docs/public-figures.md: a visitor's page changes at each load). The
+ * visitor's page and a partner's embed show it alike.
  */
-export function visitorBreedMeters(
+export function publicBreedMeter(
   { counts, targets }: Pick<Counted, 'counts' | 'targets'>,
+  breed: string,
+  country: string,
+  locale: Locale,
+  offsets: Offsets,
+): VisitorBreedMeter {
+  const count = counts.find((row) => row.breed === breed && row.country === country)
+  const target = breedTargetFor(targets, breed)
+  const side = (name: 'studs' | 'dams') => {
+    const have = count?.[name] ?? 0
+    return { count: have, offset: offsets(figureKey.breed(breed, country, name)), target: target[name] }
+  }
+  const studs = side('studs')
+  const dams = side('dams')
+  return {
+    breed,
+    name: breedName(breed, locale),
+    studs: publicFigure(studs.count, studs.offset),
+    dams: publicFigure(dams.count, dams.offset),
+    target,
+    ready: isPubliclyReady([studs, dams]),
+  }
+}
+
+/** The meter of each known breed of a profile in its country, as the public sees it (publicBreedMeter). */
+export function visitorBreedMeters(
+  counted: Pick<Counted, 'counts' | 'targets'>,
   profile: Profile,
   locale: Locale,
   offsets: Offsets,
 ): VisitorBreedMeter[] {
   const country = profile.country
   if (!country) return []
-  return knownBreedsOf(profile).map((breed) => {
-    const count = counts.find((row) => row.breed === breed && row.country === country)
-    const target = breedTargetFor(targets, breed)
-    const side = (name: 'studs' | 'dams') => {
-      const have = count?.[name] ?? 0
-      return { count: have, offset: offsets(figureKey.breed(breed, country, name)), target: target[name] }
-    }
-    const studs = side('studs')
-    const dams = side('dams')
-    return {
-      breed,
-      name: breedName(breed, locale),
-      studs: publicFigure(studs.count, studs.offset),
-      dams: publicFigure(dams.count, dams.offset),
-      target,
-      ready: isPubliclyReady([studs, dams]),
-    }
-  })
+  return knownBreedsOf(profile).map((breed) => publicBreedMeter(counted, breed, country, locale, offsets))
 }

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url'
 import type { Locale } from '../../contract/locales.js'
 import type { AppPageView } from '../../contract/app.js'
 import type { AppLinkGone, RenderedPage, VisitorGone, VisitorRender, VisitorView } from '../../contract/visitor.js'
+import type { EmbedRender } from '../../contract/partners.js'
 
 export interface VisitorPages {
   site: VisitorRender['site']
@@ -14,6 +15,8 @@ export interface VisitorPages {
   /** An app link's page (/app/<code>), and its answers when it leads nowhere: the same shell. */
   app(view: AppPageView): string
   appGone(why: AppLinkGone, locale: Locale): string
+  /** A partner's embed: its words, its meter's, and the iframe form's page (its body and stylesheet). */
+  embed: EmbedRender
 }
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c)
@@ -24,7 +27,7 @@ export async function loadVisitorPages(dir: string): Promise<VisitorPages | unde
   const shellPath = join(dir, 'shell.html')
   if (!existsSync(modulePath) || !existsSync(shellPath)) return undefined
   // The module's shape is the contract's VisitorRender: it is our own build's, made from web/.
-  const { visitor } = (await import(pathToFileURL(modulePath).href)) as { visitor: VisitorRender }
+  const { visitor, embed } = (await import(pathToFileURL(modulePath).href)) as { visitor: VisitorRender; embed: EmbedRender }
   const shell = readFileSync(shellPath, 'utf8')
   const document = ({ title, html }: RenderedPage, lang: Locale) =>
     shell
@@ -46,5 +49,6 @@ export async function loadVisitorPages(dir: string): Promise<VisitorPages | unde
     gone: (why, locale) => document(visitor.gone(why, locale), locale),
     app: (view) => document(visitor.app(view), view.locale),
     appGone: (why, locale) => document(visitor.appGone(why, locale), locale),
+    embed,
   }
 }

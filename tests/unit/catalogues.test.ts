@@ -7,6 +7,7 @@ import { catalogues, keysAsked } from '../../locales/index'
 import { mailCopy } from '../../server/mail/content'
 import { pageContent } from '../../web/content'
 import { visitorContent } from '../../web/visitor/content'
+import { embedMeter, embedWords } from '../../web/embed/content'
 
 const PLURAL = /_(zero|one|two|few|many|other)$/
 
@@ -89,6 +90,9 @@ describe('the catalogues', () => {
       visitor.launch.meter('DE', { country: 'DE', breeders: null, owners: null, target: { breeders: 20, owners: 20 }, ready: false })
       pageContent(locale)
       mailCopy('Kennect', locale)
+      // A partner's embed: the page's words for its form, the visitor's page's and its own for its meter.
+      embedWords(locale)
+      embedMeter({ kind: 'breed', country: 'DE', meter: { ...breed, studs: 12, dams: null } }, locale)
     }
     const unused = [...new Set([...english.keys()].map((key) => pluralOf(key).base))].filter(
       (key) => ![...keysAsked].some((asked) => key === asked || key.startsWith(`${asked}.`)),

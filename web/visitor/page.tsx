@@ -5,7 +5,7 @@ import { CircleCheck, Copy, Download, Mail, MailX, MessageCircle, PawPrint, Shar
 import { SvgIcon } from '../components/svg-icon'
 import type { ReactNode } from 'react'
 import type { CountryCode } from '../../contract/countries'
-import type { PublicCountryMeter } from '../../contract/public-figures'
+import { barPercent, type PublicCountryMeter } from '../../contract/public-figures'
 import type { Locale } from '../../contract/locales'
 import {
   COUNTRY_CLUB,
@@ -445,7 +445,7 @@ function AppCard({ view, content }: { view: VisitorView; content: VisitorContent
  * the public figure (a band's lower bound, 0 when not shown): an exact count would show in the width.
  */
 function MeterBar({ label, have, want }: { label: string; have: number; want: number }) {
-  const percent = want === 0 ? 100 : Math.min(100, Math.round((have / want) * 100))
+  const percent = barPercent(have, want)
   return (
     <div className="grid grid-cols-[5.5rem_1fr] items-center gap-3 text-sm text-stone-700 dark:text-stone-300">
       <span>{label}</span>
