@@ -150,7 +150,10 @@ export interface FunnelDay {
 
 /** Where visitors and sign-ups came from: utm_source, else the referring host, else "direct". */
 export interface FunnelSource {
+  /** utm_source, else the referring site, else `direct`; for a partner's sign-ups, the partner's name. */
   source: string
+  /** The partner (its id) whose embed these sign-ups first came through; null for every other source. */
+  partner: number | null
   views: number
   visitors: number
   signups: number

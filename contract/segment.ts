@@ -184,6 +184,14 @@ export const SEGMENT = {
     help: 'whether the app has taken their profile already, or not yet',
     flag: 'claimed',
   },
+  partners: {
+    kind: 'texts',
+    maxItems: 100,
+    maxLength: 100,
+    label: 'Partners',
+    help: 'the partners they first joined through (clubs and kennels whose sites carry the form) by their numbers in the Partners view',
+    flag: 'partner',
+  },
   locales: {
     kind: 'choice',
     of: LOCALES,

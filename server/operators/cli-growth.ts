@@ -76,7 +76,7 @@ export async function printFunnel(
   )
   for (const s of funnel.sources) {
     lines.push(
-      `  ${s.source.slice(0, 23).padEnd(24)}${[s.views, s.visitors, s.signups, s.confirmed].map((n) => count(n).padStart(10)).join('')}${perVisit(s.signups, s.visitors).padStart(10)}`,
+      `  ${(s.partner === null ? s.source : `${s.source} (partner)`).slice(0, 23).padEnd(24)}${[s.views, s.visitors, s.signups, s.confirmed].map((n) => count(n).padStart(10)).join('')}${perVisit(s.signups, s.visitors).padStart(10)}`,
     )
   }
   // Into the app: people, counted when it happened (not by the days above).

@@ -283,6 +283,44 @@ describe.each(STORES)('the partner embed on $kind', ({ kind, available }) => {
     }
   })
 
+  it.skipIf(!available)('counts a segment of one partner right, and names each partner among the funnel’s sources', async () => {
+    const setters = await make({ name: 'Setter Friends', origins: ['https://setters.example'] })
+    const spaniels = await make({ name: 'Spaniel Circle', origins: ['https://spaniels.example'] })
+    const joinVia = async (p: Partner, email: string, origin: string) =>
+      expect((await scriptJoin(p.key, { email, token: token() }, origin)).status).toBe(201)
+    await joinVia(setters, 'set1@example.com', 'https://setters.example')
+    await joinVia(setters, 'set2@example.com', 'https://setters.example')
+    await joinVia(spaniels, 'spa1@example.com', 'https://spaniels.example')
+    await confirmOnPage(server, await pageTokenFor(server.config.MAIL_DIR, 'set1@example.com'))
+    // Joining again through the other partner moves no one.
+    await joinVia(spaniels, 'set2@example.com', 'https://spaniels.example')
+    const recipients = async (segment: Record<string, unknown>) => {
+      const answer = await admin('/campaigns', { method: 'POST', body: { subject: 'Hi', markdown: 'Hello.', segment, send: false } })
+      expect(answer.status, await answer.clone().text()).toBe(201)
+      return ((await answer.json()) as { recipients: number }).recipients
+    }
+    expect(await recipients({ partners: [String(setters.id)], includeUnconfirmed: true })).toBe(2)
+    expect(await recipients({ partners: [String(setters.id)] })).toBe(1)
+    expect(await recipients({ partners: [String(spaniels.id)], includeUnconfirmed: true })).toBe(1)
+    expect(await recipients({ partners: [String(setters.id), String(spaniels.id)], includeUnconfirmed: true })).toBe(3)
+    expect(await recipients({ partners: ['not-a-partner'], includeUnconfirmed: true })).toBe(0)
+    const refused = await admin('/campaigns', {
+      method: 'POST',
+      body: { subject: 'Hi', markdown: 'Hello.', segment: { partners: [' 1'] }, send: false },
+    })
+    expect(refused.status).toBe(400)
+    expect(((await refused.json()) as { message: string }).message).toMatch(/segment\/partners\/0/)
+
+    const funnel = (await (await admin('/funnel')).json()) as {
+      sources: { source: string; partner: number | null; signups: number; confirmed: number }[]
+    }
+    const ofPartner = (id: number) => funnel.sources.find((source) => source.partner === id)
+    expect(ofPartner(setters.id)).toMatchObject({ source: 'Setter Friends', signups: 2, confirmed: 1 })
+    expect(ofPartner(spaniels.id)).toMatchObject({ source: 'Spaniel Circle', signups: 1, confirmed: 0 })
+    // Not also under the sites they came from.
+    expect(funnel.sources.filter((source) => source.source === 'setters.example')).toEqual([])
+  })
+
   it.skipIf(!available)('gives the script its token and its words in the asked language, only to the partner’s origins', async () => {
     const answer = await fetch(`${server.url}${embedSessionPath(pugs.key)}?lang=pl`, {
       headers: { origin: OTHER, 'accept-encoding': 'br' },

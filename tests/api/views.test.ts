@@ -64,7 +64,7 @@ describe.each(STORES)('counting the landing page on $kind', ({ kind, available }
       await view(server.url, { ip: '198.51.100.9', path: '/index.html' })
       const funnel = await funnelOf(server.url)
       expect(todayOf(funnel)).toMatchObject({ views: 12, visitors: 3 })
-      expect(funnel.sources).toEqual([{ source: 'direct', views: 12, visitors: 3, signups: 0, confirmed: 0 }])
+      expect(funnel.sources).toEqual([{ source: 'direct', partner: null, views: 12, visitors: 3, signups: 0, confirmed: 0 }])
     },
   )
 
@@ -136,9 +136,9 @@ describe.each(STORES)('counting the landing page on $kind', ({ kind, available }
     const funnel = await funnelOf(server.url)
     expect(todayOf(funnel)).toEqual({ day: today(), views: 1, visitors: 1, signups: 4, confirmed: 2, profiled: 1, inviters: 1 })
     expect(funnel.sources).toEqual([
-      { source: 'club', views: 1, visitors: 1, signups: 2, confirmed: 2 },
-      { source: 'direct', views: 0, visitors: 0, signups: 1, confirmed: 0 },
-      { source: 'www.breedclub.example', views: 0, visitors: 0, signups: 1, confirmed: 0 },
+      { source: 'club', partner: null, views: 1, visitors: 1, signups: 2, confirmed: 2 },
+      { source: 'direct', partner: null, views: 0, visitors: 0, signups: 1, confirmed: 0 },
+      { source: 'www.breedclub.example', partner: null, views: 0, visitors: 0, signups: 1, confirmed: 0 },
     ])
   })
 

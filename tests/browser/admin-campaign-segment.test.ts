@@ -36,6 +36,7 @@ const EVERY_FIELD: Required<Segment> = {
   platforms: ['ios', 'android'],
   locales: ['en', 'pl'],
   claimed: false,
+  partners: ['1', '2'],
 }
 
 describe.skipIf(!chromiumAvailable)('a campaign segment in the composer', () => {

@@ -176,7 +176,11 @@ describe('the funnel', () => {
       [{ day: '2026-03-01', views: '7', visitors: 3 }],
       [],
       [],
-      [{ source: 'club', signups: 2, confirmed: 1 }],
+      [
+        { source: 'club', partner: null, signups: 2, confirmed: 1 },
+        // A partner named as a source is: its sign-ups are its own row.
+        { source: 'club', partner: 4, signups: 3, confirmed: 3 },
+      ],
       '2026-02-28',
       '2026-03-01',
     )
@@ -184,7 +188,10 @@ describe('the funnel', () => {
       { day: '2026-02-28', views: 0, visitors: 0, signups: 0, confirmed: 0, profiled: 0, inviters: 0 },
       { day: '2026-03-01', views: 7, visitors: 3, signups: 0, confirmed: 0, profiled: 0, inviters: 0 },
     ])
-    expect(funnel.sources).toEqual([{ source: 'club', views: 0, visitors: 0, signups: 2, confirmed: 1 }])
+    expect(funnel.sources).toEqual([
+      { source: 'club', partner: 4, views: 0, visitors: 0, signups: 3, confirmed: 3 },
+      { source: 'club', partner: null, views: 0, visitors: 0, signups: 2, confirmed: 1 },
+    ])
   })
 })
 

@@ -445,7 +445,9 @@ export const adminContent = {
       none: 'No app link has been mailed yet: put {{app_link}} or {{store_url}} in a campaign.',
     },
     daysCaption: 'Per day (UTC), newest first',
-    sourcesCaption: 'Per source: utm_source, else the referring site, else direct',
+    sourcesCaption: 'Per source: utm_source, else the referring site, else direct; a partner’s sign-ups under its name',
+    /** A partner's sign-ups, named by the partner (they came through its embed, so no view of ours counts them). */
+    partnerSource: (name: string) => `${name} (partner)`,
     columns: {
       day: 'Day',
       source: 'Source',

@@ -9,7 +9,7 @@ import { mappedKeysOf, type SegmentFilter, segmentFilter } from './segment.js'
 import { writeAudit } from '../shared/postgres.js'
 import type { Campaign, CampaignStore, DraftChange } from '../types.js'
 
-/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $15 (segmentParams). */
+/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $16 (segmentParams). */
 const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND ($1::boolean OR waitlist.confirmed_at IS NOT NULL)
   AND ($2::text[] IS NULL OR waitlist.role = ANY($2))
@@ -28,7 +28,8 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND ($10::text[] IS NULL OR waitlist.locale = ANY($10))
   AND ($14::text[] IS NULL OR coalesce(waitlist.platform, 'other') = ANY($14))
   AND ($15::boolean IS NULL OR EXISTS (SELECT 1 FROM app_links
-    WHERE app_links.signup_id = waitlist.id AND app_links.claimed_at IS NOT NULL) = $15)`
+    WHERE app_links.signup_id = waitlist.id AND app_links.claimed_at IS NOT NULL) = $15)
+  AND ($16::text[] IS NULL OR waitlist.partner_id::text = ANY($16))`
 
 const segmentParams = (f: SegmentFilter) => [
   f.includeUnconfirmed,
@@ -46,6 +47,7 @@ const segmentParams = (f: SegmentFilter) => [
   f.readyPairs,
   f.platforms,
   f.claimed,
+  f.partners,
 ]
 
 export function createPostgresCampaigns(

@@ -27,6 +27,8 @@ export interface SegmentFilter {
   platforms: string[] | null
   /** Whether the app has taken the profile (app_links.claimed_at set); null: either. */
   claimed: boolean | null
+  /** The partners' ids (as text: one that is no partner's matches nobody); null: any way in. */
+  partners: string[] | null
 }
 
 /** What the store works out as it counts or sends, inside the same transaction, for the segment to mean it. */
@@ -100,5 +102,6 @@ export function segmentFilter(segment: Segment, facts: SegmentFacts): SegmentFil
     locales: list(segment.locales),
     platforms: list(segment.platforms),
     claimed: segment.claimed ?? null,
+    partners: list(segment.partners),
   }
 }

@@ -28,7 +28,8 @@ const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
   AND (@locales IS NULL OR waitlist.locale IN (SELECT value FROM json_each(@locales)))
   AND (@platforms IS NULL OR coalesce(waitlist.platform, 'other') IN (SELECT value FROM json_each(@platforms)))
   AND (@claimed IS NULL OR EXISTS (SELECT 1 FROM app_links
-    WHERE app_links.signup_id = waitlist.id AND app_links.claimed_at IS NOT NULL) = @claimed)`
+    WHERE app_links.signup_id = waitlist.id AND app_links.claimed_at IS NOT NULL) = @claimed)
+  AND (@partners IS NULL OR CAST(waitlist.partner_id AS TEXT) IN (SELECT value FROM json_each(@partners)))`
 
 const json = (values: string[] | null) => (values === null ? null : JSON.stringify(values))
 const segmentParams = (filter: SegmentFilter) => ({
@@ -47,6 +48,7 @@ const segmentParams = (filter: SegmentFilter) => ({
   locales: json(filter.locales),
   platforms: json(filter.platforms),
   claimed: filter.claimed === null ? null : Number(filter.claimed),
+  partners: json(filter.partners),
 })
 
 export function createSqliteCampaigns(

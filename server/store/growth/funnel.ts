@@ -12,7 +12,7 @@ export function funnelOf(
   viewsPerDay: readonly ({ day: string } & Views)[],
   viewsPerSource: readonly ({ source: string } & Views)[],
   cohortsPerDay: readonly Omit<FunnelDay, 'views' | 'visitors'>[],
-  cohortsPerSource: readonly Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>[],
+  cohortsPerSource: readonly Pick<FunnelSource, 'source' | 'partner' | 'signups' | 'confirmed'>[],
   since: string,
   until: string,
 ): Omit<Funnel, 'handOff' | 'countedAt'> {
@@ -33,15 +33,18 @@ export function funnelOf(
       inviters: Number(cohort?.inviters ?? 0),
     })
   }
+  // A partner's sign-ups are one source of their own, named by the partner (its views are its site's, not counted here).
   const sources = new Map<string, FunnelSource>()
-  const source = (name: string) => {
-    let entry = sources.get(name)
-    if (!entry) sources.set(name, (entry = { source: name, views: 0, visitors: 0, signups: 0, confirmed: 0 }))
+  const source = (name: string, partner: number | null = null) => {
+    const key = partner === null ? `source:${name}` : `partner:${partner}`
+    let entry = sources.get(key)
+    if (!entry) sources.set(key, (entry = { source: name, partner, views: 0, visitors: 0, signups: 0, confirmed: 0 }))
     return entry
   }
   for (const row of viewsPerSource) Object.assign(source(row.source), { views: Number(row.views), visitors: Number(row.visitors) })
   for (const row of cohortsPerSource) {
-    const entry = source(row.source || DIRECT_SOURCE)
+    const partner = row.partner === null ? null : Number(row.partner)
+    const entry = source(row.source || DIRECT_SOURCE, partner)
     entry.signups += Number(row.signups)
     entry.confirmed += Number(row.confirmed)
   }

@@ -79,11 +79,15 @@ export function createPostgresGrowth(pool: pg.Pool, run: Run, { live }: { live: 
        GROUP BY 1`,
           [since, until, breed],
         )
-        const cohortsPerSource = await db.query<Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>>(
-          `SELECT coalesce(utm_source, referrer, '${DIRECT_SOURCE}') AS source, count(*)::int AS signups, count(confirmed_at)::int AS confirmed
-       FROM waitlist
-       WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC' AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $3))
-       GROUP BY 1`,
+        // A partner's sign-ups are one source, named by the partner (docs/decisions/025-partners.md).
+        const cohortsPerSource = await db.query<Pick<FunnelSource, 'source' | 'partner' | 'signups' | 'confirmed'>>(
+          `SELECT coalesce(partners.name, cohort.source) AS source, cohort.partner, cohort.signups, cohort.confirmed FROM (
+         SELECT CASE WHEN partner_id IS NULL THEN coalesce(utm_source, referrer, '${DIRECT_SOURCE}') END AS source, partner_id AS partner,
+           count(*)::int AS signups, count(confirmed_at)::int AS confirmed
+         FROM waitlist
+         WHERE created_at >= $1::date AT TIME ZONE 'UTC' AND created_at < ($2::date + 1) AT TIME ZONE 'UTC' AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_breeds.signup_id = waitlist.id AND signup_breeds.breed = $3))
+         GROUP BY 1, 2
+       ) AS cohort LEFT JOIN partners ON partners.id = cohort.partner`,
           [since, until, breed],
         )
         return { perDay: cohortsPerDay.rows, perSource: cohortsPerSource.rows }

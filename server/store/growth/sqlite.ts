@@ -31,8 +31,13 @@ const COHORTS_PER_DAY = `SELECT substr(created_at, 1, 10) AS day, count(*) AS si
     coalesce(sum(role IS NOT NULL OR country IS NOT NULL OR EXISTS (SELECT 1 FROM signup_breeds WHERE signup_id = waitlist.id)), 0) AS profiled,
     coalesce(sum(EXISTS (SELECT 1 FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.confirmed_at IS NOT NULL)), 0) AS inviters
   FROM waitlist WHERE created_at >= @start AND created_at < @end AND (@breed IS NULL OR waitlist.id IN (SELECT signup_id FROM signup_breeds WHERE breed = @breed)) GROUP BY day`
-const COHORTS_PER_SOURCE = `SELECT coalesce(utm_source, referrer, '${DIRECT_SOURCE}') AS source, count(*) AS signups, count(confirmed_at) AS confirmed
-  FROM waitlist WHERE created_at >= @start AND created_at < @end AND (@breed IS NULL OR waitlist.id IN (SELECT signup_id FROM signup_breeds WHERE breed = @breed)) GROUP BY 1`
+// A partner's sign-ups are one source, named by the partner (docs/decisions/025-partners.md).
+const COHORTS_PER_SOURCE = `SELECT coalesce(partners.name, cohort.source) AS source, cohort.partner, cohort.signups, cohort.confirmed FROM (
+    SELECT CASE WHEN partner_id IS NULL THEN coalesce(utm_source, referrer, '${DIRECT_SOURCE}') END AS source, partner_id AS partner,
+      count(*) AS signups, count(confirmed_at) AS confirmed
+    FROM waitlist WHERE created_at >= @start AND created_at < @end AND (@breed IS NULL OR waitlist.id IN (SELECT signup_id FROM signup_breeds WHERE breed = @breed))
+    GROUP BY 1, 2
+  ) AS cohort LEFT JOIN partners ON partners.id = cohort.partner`
 
 /** How many visitors a day is remembered for (in memory); past that, views still count, visitors not. */
 const MAX_VISITORS_A_DAY = 1_000_000
@@ -68,7 +73,7 @@ export function createSqliteGrowth(
       const range = JSON.parse(key) as Record<string, unknown>
       const [perDay, perSource] = await Promise.all([
         read<Omit<FunnelDay, 'views' | 'visitors'>>(COHORTS_PER_DAY, range),
-        read<Pick<FunnelSource, 'source' | 'signups' | 'confirmed'>>(COHORTS_PER_SOURCE, range),
+        read<Pick<FunnelSource, 'source' | 'partner' | 'signups' | 'confirmed'>>(COHORTS_PER_SOURCE, range),
       ])
       return { perDay, perSource }
     },

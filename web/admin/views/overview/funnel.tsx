@@ -173,9 +173,9 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
             ]}
           >
             {funnel.sources.map((s) => (
-              <tr key={s.source} className="border-t border-stone-200">
+              <tr key={s.partner === null ? `source:${s.source}` : `partner:${s.partner}`} className="border-t border-stone-200">
                 <th scope="row" className={`${td} font-medium break-words`}>
-                  {s.source}
+                  {s.partner === null ? s.source : copy.partnerSource(s.source)}
                 </th>
                 {[s.views, s.visitors, s.signups, s.confirmed].map((n, i) => (
                   <td key={i} className={`${td} text-right`}>
