@@ -24,9 +24,9 @@ import {
 } from '../../contract/partners.js'
 import { publicBreedMeter } from '../breeds/meters.js'
 import { platformOf } from '../handoff/platform.js'
-import { HttpError, tooMany } from '../http/errors.js'
+import { handleError, HttpError, tooMany } from '../http/errors.js'
 import { API_SECURITY_HEADERS } from '../http/security.js'
-import type { PartnerRecord, WaitlistRow } from '../store/types.js'
+import { type PartnerRecord, StoreUnavailableError, type WaitlistRow } from '../store/types.js'
 import type { VisitorPages } from '../visitor/pages.js'
 import { checkRow } from '../waitlist/check-row.js'
 
@@ -66,6 +66,21 @@ export async function embedRoutes(app: FastifyInstance, { pages, notFound }: Emb
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_JOIN_BYTES }, (_request, body, done) =>
     done(null, new URLSearchParams(String(body))),
   )
+
+  // When the store cannot answer now: a 503 to try again, nothing changed. The script's session and
+  // join keep the API's JSON; a page or a form's post (a person's browser, no script) gets the
+  // visitor's page that says so, in the form's language.
+  app.setErrorHandler((error: Error, request, reply) => {
+    const unavailable = error instanceof StoreUnavailableError || (error instanceof HttpError && error.status === 503)
+    if (!unavailable) return handleError(error, request, reply)
+    reply.header('retry-after', '5')
+    const page = request.method === 'GET' && !request.url.split('?')[0]?.endsWith('/session')
+    if (!page && !(request.body instanceof URLSearchParams)) return handleError(error, request, reply)
+    request.log.warn({ err: error }, 'store unavailable; answered the partner form 503')
+    const form = request.body instanceof URLSearchParams ? request.body.get(LOCALE_COLUMN) : undefined
+    const locale = readLocale(form ?? (request.query as Query).lang)
+    return reply.code(503).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(pages.gone('unavailable', locale))
+  })
 
   /** Our own origins: SITE_URL's (where the iframe's page is), and the one this request reached. */
   const ours = (request: FastifyRequest) => [new URL(app.siteUrl()).origin, `${request.protocol}://${request.host}`]

@@ -10,7 +10,14 @@ import { hashToken } from '../../server/secrets'
 import { mailCopy } from '../../server/mail/content'
 import { pageContent } from '../../web/content'
 import { localMails, recipients } from '../support/mailbox'
-import { confirmOnPage, pageTokenFor } from '../support/page-links'
+import { confirmOnPage, joinWithLink, pageTokenFor } from '../support/page-links'
+import { profileOf } from '../support/profile'
+import { useSecretWhere } from '../support/public-figures'
+import { row } from '../support/rows'
+import { figureKey } from '../../server/growth/public-figures'
+import { breedName } from '../../server/breeds/catalogue'
+import { barPercent } from '../../contract/public-figures'
+import { visitorContent } from '../../web/visitor/content'
 import { startReceiver } from '../support/receiver'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
@@ -336,5 +343,123 @@ describe.each(STORES)('the partner embed on $kind', ({ kind, available }) => {
     const refused = await fetch(`${server.url}${embedSessionPath(pugs.key)}`, { headers: { origin: CLUB } })
     expect(refused.status).toBe(403)
     expect(refused.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
+
+describe.each(STORES)('the partner embed’s meter on $kind', ({ kind, available }) => {
+  let server: TestServer
+  afterAll(() => server?.close())
+
+  it.skipIf(!available)(
+    'shows what the visitor’s page shows for that breed and country, in the embed’s language, never an exact count',
+    async () => {
+      server = await startServer({ ADMIN_TOKEN, FORM_SECRET, MAIL_RATE_PER_SECOND: '0' }, kind)
+      // Before any public figure is read: studs shown (offset 0), dams not (offset past what they are).
+      const lab = (side: 'studs' | 'dams') => figureKey.breed('labrador-retriever', 'DE', side)
+      await useSecretWhere(server, { [lab('studs')]: (o) => o === 0, [lab('dams')]: (o) => o >= 2 && o < 40 })
+      const seed = async (prefix: string, n: number, side: 'stud' | 'dam') => {
+        for (let i = 0; i < n; i++) {
+          await server.app.store.add(row(`${prefix}-${i}@example.com`))
+          const id = (await server.app.store.list({ limit: 1, search: `${prefix}-${i}@` }))[0]?.id ?? 0
+          await server.app.store.visitors.confirm(id)
+          await server.app.store.visitors.saveProfile(
+            id,
+            profileOf({ role: 'breeder', breeds: [{ name: 'Labrador', side }], country: 'DE' }),
+          )
+        }
+      }
+      await seed('stud', 13, 'stud')
+      await seed('dam', 11, 'dam')
+      const answer = await fetch(`${server.url}/admin/api/partners`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Labrador Club', origins: [CLUB], breed: 'Labrador Retriever', country: 'DE' }),
+      })
+      const club = (await answer.json()) as Partner
+      const session = async (lang: string) =>
+        (await (
+          await fetch(`${server.url}${embedSessionPath(club.key)}?lang=${lang}`, { headers: { origin: CLUB } })
+        ).json()) as EmbedSession
+
+      // A visitor with the same breed in the same country sees, on their page, the same sentence.
+      const { token } = await joinWithLink(server, 'vera@example.com')
+      await confirmOnPage(server, token)
+      const saved = await fetch(`${server.url}/me/${token}/profile`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'role=owner&breed-1=Labrador&side-1=seeker&country=DE',
+        redirect: 'manual',
+      })
+      expect(saved.status).toBe(303)
+      const target = (await server.app.store.breeds.targets()).default
+      for (const lang of ['en', 'de', 'pl'] as const) {
+        if (lang !== 'en')
+          await fetch(`${server.url}/me/${token}/language`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: `locale=${lang}`,
+          })
+        const page = (await (await fetch(`${server.url}/me/${token}`)).text()).replaceAll('&#x27;', "'").replaceAll('&amp;', '&')
+        const { meter } = await session(lang)
+        expect(meter, lang).not.toBeNull()
+        const copy = visitorContent(lang).launch
+        const expected = copy.breedMeter({
+          breed: 'labrador-retriever',
+          name: breedName('labrador-retriever', lang),
+          studs: 10,
+          dams: null,
+          target,
+          ready: false,
+        })
+        expect(meter?.sentence, lang).toBe(expected)
+        expect(page, lang).toContain(expected)
+        expect(meter?.target, lang).toBe(copy.breedTarget(target))
+        // The bars are drawn from the figures shown: 10 studs of the target, no dam; 13 and 11 nowhere.
+        expect(meter?.bars.map((bar) => bar.percent)).toEqual([barPercent(10, target.studs), 0])
+        expect(JSON.stringify(meter)).not.toMatch(/\b1[13]\b/)
+      }
+      // The iframe's page says it too.
+      const framed = await (await fetch(`${server.url}${embedPath(club.key)}?lang=de`)).text()
+      expect(framed).toContain((await session('de')).meter?.sentence)
+    },
+  )
+})
+
+describe.each(STORES)('the partner embed when the store stops answering, on $kind', ({ kind, available }) => {
+  let server: TestServer
+  afterAll(() => server?.close())
+
+  it.skipIf(!available)('answers 503 to try again: JSON to the script, the page that says so to a form and the iframe', async () => {
+    server = await startServer({ ADMIN_TOKEN, FORM_SECRET }, kind)
+    const made = await fetch(`${server.url}/admin/api/partners`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Labrador Club', origins: [CLUB] }),
+    })
+    const { key } = (await made.json()) as Partner
+    await server.app.store.close()
+    const script = await fetch(`${server.url}${embedJoinPath(key)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: CLUB },
+      body: JSON.stringify({ email: 'later@example.com', token: token() }),
+    })
+    expect(script.status).toBe(503)
+    expect(script.headers.get('retry-after')).toBe('5')
+    expect(await script.json()).toMatchObject({ code: 'PGRST002', hint: 'Please try again.' })
+    const words = visitorContent('de').gone.unavailable
+    for (const answer of [
+      await fetch(`${server.url}${embedJoinPath(key)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: CLUB },
+        body: 'email=later%40example.com&locale=de',
+        redirect: 'manual',
+      }),
+      await fetch(`${server.url}${embedPath(key)}?lang=de`),
+    ]) {
+      expect(answer.status).toBe(503)
+      expect(answer.headers.get('retry-after')).toBe('5')
+      expect(answer.headers.get('content-type')).toMatch(/^text\/html/)
+      expect(await answer.text()).toContain(words.heading)
+    }
   })
 })
