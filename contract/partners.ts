@@ -17,6 +17,12 @@ export const embedJoinPath = (key: string) => `${EMBED_PREFIX}/${key}/join`
 /** What the script asks for before it shows its form: the form's token, its words and the meter. */
 export const embedSessionPath = (key: string) => `${EMBED_PREFIX}/${key}/session`
 
+/**
+ * The iframe's height in the snippet, in CSS pixels: the box at 320 px wide and more, in the longest
+ * of the six languages, without and with the meter (tests/browser/embed.test.ts measures it).
+ */
+export const EMBED_FRAME_HEIGHT = { form: 380, meter: 640 } as const
+
 /** A partner key: 128 random bits in base64url (22 characters). Public, bound to the partner's origins. */
 export const PARTNER_KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/
 
@@ -142,6 +148,8 @@ export interface EmbedMeter {
 
 /** GET /embed/<key>/session?lang=: what the script needs before its form is usable. */
 export interface EmbedSession {
+  /** The product's name, as the box introduces it. */
+  product: string
   locale: Locale
   /** The form's signed issue time: the join checks that a person's time has passed since. */
   token: string

@@ -56,6 +56,20 @@ if (!pageOnly)
       rollupOptions: { output: { entryFileNames: 'render.js' } },
     },
   })
+// A partner's embed (docs/partners.md): one classic script at a fixed address, /embed.js (its tag
+// finds itself as document.currentScript, which a module cannot), with nothing else to fetch.
+if (!pageOnly)
+  await build({
+    configFile: `${root}vite.config.ts`,
+    logLevel: 'warn',
+    build: {
+      outDir: clientDir,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      lib: { entry: `${root}web/embed/embed.ts`, formats: ['iife'], name: 'kennectEmbed', fileName: () => 'embed.js' },
+      rollupOptions: { input: `${root}web/embed/embed.ts` },
+    },
+  })
 await prerender()
 await rm(prerenderDir, { recursive: true, force: true })
 await precompress(clientDir)

@@ -278,7 +278,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A partner's embed: its session, iframe form and join (its words and meter come from the same build).
     await app.register(embedRoutes, { pages: visitorPages, notFound })
   } else app.log.warn({ visitorDir }, "no built visitor's page found: run `npm run build`; /me links and partners' embeds answer 404")
-  await app.register(adminRoutes, { pageRoot, config })
+  await app.register(adminRoutes, { pageRoot, config, pages: visitorPages })
   if (existsSync(pageRoot)) {
     // A page built for our server has a form token slot; one built for Supabase has none.
     // One page per language; a page built for another backend has no slots and is served as a file.

@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { join } from 'node:path'
 import { ADDRESSED_FILES } from './site-address.js'
+import { EMBED_SCRIPT_PATH } from '../../contract/partners.js'
 
 /**
  * `landingPageServed`: the HTML goes out through landing-page.ts (with its form token), never as
@@ -32,7 +33,9 @@ export async function staticFiles(app: FastifyInstance, { root, landingPageServe
     cacheControl: false,
     setHeaders(reply, path) {
       const hashed = path.includes(`${join(root, 'assets')}`)
-      reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')
+      // A partner's script keeps its address (docs/partners.md): clubs' visitors get a new one within the hour.
+      const embed = path.startsWith(join(root, EMBED_SCRIPT_PATH))
+      reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : embed ? 'public, max-age=3600' : 'no-cache')
       // The answer depends on Accept-Encoding: a shared cache must not give brotli to everyone.
       reply.header('vary', 'Accept-Encoding')
     },

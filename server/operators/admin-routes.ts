@@ -20,6 +20,7 @@ import { exportChunks, signUps } from './export.js'
 import { auditOf, teamGate } from '../team/auth.js'
 import { webhookRoutes } from '../webhooks/routes.js'
 import { partnerAdminRoutes } from '../partners/admin-routes.js'
+import type { VisitorPages } from '../visitor/pages.js'
 import { sessionRoutes } from '../team/session-routes.js'
 import { signInPage } from '../team/sign-in-page.js'
 import { teamRoutes } from '../team/team-routes.js'
@@ -36,7 +37,10 @@ type AdminConfig = Pick<
  * The page (built into `pageRoot`, rendered in the browser: every path under /admin but the API
  * and the sign-in links is one of its views) and the API; neither is for search engines.
  */
-export async function adminRoutes(app: FastifyInstance, { pageRoot, config }: { pageRoot: string; config: AdminConfig }) {
+export async function adminRoutes(
+  app: FastifyInstance,
+  { pageRoot, config, pages }: { pageRoot: string; config: AdminConfig; pages: VisitorPages | undefined },
+) {
   await app.register(cookie)
   const pagePath = join(pageRoot, 'admin.html')
   if (existsSync(pagePath)) {
@@ -52,13 +56,13 @@ export async function adminRoutes(app: FastifyInstance, { pageRoot, config }: { 
     })
   }
   await app.register(signInPage)
-  await app.register(adminApi, { prefix: ADMIN_API_PREFIX, config })
+  await app.register(adminApi, { prefix: ADMIN_API_PREFIX, config, pages })
 }
 
 /** How many local mails the admin page lists. */
 const LOCAL_MAILS_LISTED = 50
 
-async function adminApi(app: FastifyInstance, { config }: { config: AdminConfig }) {
+async function adminApi(app: FastifyInstance, { config, pages }: { config: AdminConfig; pages: VisitorPages | undefined }) {
   const mailDir = config.MAIL_DIR
   teamGate(app, config.ADMIN_TOKEN)
   const siteConfigured = config.SITE_URL !== undefined
@@ -75,7 +79,7 @@ async function adminApi(app: FastifyInstance, { config }: { config: AdminConfig 
   await app.register(suppressionRoutes)
   await app.register(deliverabilityRoutes)
   await app.register(webhookRoutes, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE })
-  await app.register(partnerAdminRoutes)
+  await app.register(partnerAdminRoutes, { pages })
 
   app.get('/mail', { config: { permission: 'mail:read' } }, async (): Promise<MailOverview> => {
     const files = app.transport.kind === 'files'

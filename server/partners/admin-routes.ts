@@ -11,12 +11,16 @@ import {
   PARTNER_ORIGIN_MAX,
   PARTNER_ORIGINS_MAX,
   PARTNER_URL_MAX,
+  type PartnerSnippets,
 } from '../../contract/partners.js'
 import { breedName } from '../breeds/catalogue.js'
 import { HttpError } from '../http/errors.js'
 import { BREAKDOWN_LIMIT } from '../store/partners/shared.js'
 import { auditOf } from '../team/auth.js'
 import { checkedPartner, newPartnerFields, newPartnerKey, partnerOf } from './fields.js'
+import { partnerSnippets } from './snippets.js'
+import type { VisitorPages } from '../visitor/pages.js'
+import { LOCALES, readLocale } from '../../contract/locales.js'
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const
 /** The shape only: lengths and kinds. What a value means is checked by checkedPartner, naming the field. */
@@ -39,7 +43,7 @@ const changeBody = {
 const read = { permission: 'figures:read' } as const
 const manage = { permission: 'partners:manage' } as const
 
-export async function partnerAdminRoutes(app: FastifyInstance) {
+export async function partnerAdminRoutes(app: FastifyInstance, { pages }: { pages: VisitorPages | undefined }) {
   const found = async (id: number) => {
     const partner = await app.store.partners.get(id)
     if (!partner) throw new HttpError(404, 'not_found', `No partner ${id}`)
@@ -73,6 +77,25 @@ export async function partnerAdminRoutes(app: FastifyInstance) {
       })),
     }
   })
+
+  app.get(
+    '/partners/:id/snippets',
+    {
+      config: read,
+      schema: {
+        params: idParams,
+        querystring: { type: 'object', additionalProperties: false, properties: { lang: { type: 'string', enum: [...LOCALES] } } },
+      },
+    },
+    async (request): Promise<PartnerSnippets> => {
+      const { id } = request.params as { id: number }
+      const partner = await found(id)
+      // The form's words come from the build (its render module); a page-only build has none.
+      if (!pages) throw new HttpError(503, 'not_built', 'The snippets need the built pages: run npm run build')
+      const locale = readLocale((request.query as { lang?: string }).lang)
+      return partnerSnippets(app.siteUrl(), partner, locale, pages.embed.words(locale))
+    },
+  )
 
   app.patch('/partners/:id', { config: manage, schema: { params: idParams, body: changeBody } }, async (request) => {
     const { id } = request.params as { id: number }

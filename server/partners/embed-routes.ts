@@ -131,6 +131,7 @@ export async function embedRoutes(app: FastifyInstance, { pages, notFound }: Emb
     const locale = readLocale(query.lang)
     const meter = query.meter === 'off' ? null : await meterOf(partner, locale)
     return {
+      product: app.productName,
       locale,
       token: app.formTokens.issue(),
       words: pages.embed.words(locale),

@@ -47,6 +47,7 @@ export function embedCss(accent: string | null = null): string {
 .k-stack>*{grid-area:1/1;margin:0}
 .k-sizer{visibility:hidden}
 .k-status{margin-top:8px;font-size:14px}
+.k-status p{margin:0}
 .k-status [data-tone=ok]{color:var(--k-ok)}
 .k-status [data-tone=bad]{color:var(--k-bad)}
 .k-privacy{margin:8px 0 0;font-size:12px;color:var(--k-muted)}
