@@ -6,8 +6,8 @@
 import { get } from 'node:http'
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EMBED_FRAME_HEIGHT, EMBED_SCRIPT_PATH, embedSessionPath, type PartnerSnippets } from '../../contract/partners'
-import type { Locale } from '../../contract/locales'
+import { EMBED_FRAME_HEIGHT, EMBED_SCRIPT_PATH, embedPath, embedSessionPath, type PartnerSnippets } from '../../contract/partners'
+import { type Locale, LOCALES } from '../../contract/locales'
 import { newPartnerKey } from '../../server/partners/fields'
 import { pageContent } from '../../web/content'
 import { useServerAndBrowser } from '../support/browser-suite'
@@ -230,6 +230,30 @@ ${placed}
     expect(elsewhere.console.some((line) => /frame-ancestors/.test(line))).toBe(true)
     expect(await elsewhere.page.frameLocator('iframe').getByRole('textbox').count()).toBe(0)
     await elsewhere.context.close()
+  })
+
+  it.skipIf(!run)('fits the iframe’s height in the snippet at 320 px wide in every language, with and without the meter', async () => {
+    const audit = { actorId: null, actor: 'test', action: 'partner added' as const, target: null, detail: null, requestId: null }
+    const withMeter = newPartnerKey()
+    await suite.server.app.store.partners.add(
+      { name: 'Meter Club', origins: [club.origin], thanks_url: null, breed: 'labrador-retriever', country: 'DE', key: withMeter },
+      audit,
+    )
+    const context = await suite.browser.newContext({ viewport: { width: 320, height: 900 } })
+    const page = await context.newPage()
+    const tallest: Record<string, number> = {}
+    for (const [kind, partnerKey] of [
+      ['form', key],
+      ['meter', withMeter],
+    ] as const)
+      for (const locale of LOCALES) {
+        await page.goto(`${site()}${embedPath(partnerKey)}?lang=${locale}&sent=expired`)
+        const height = await page.evaluate(() => document.body.scrollHeight)
+        tallest[kind] = Math.max(tallest[kind] ?? 0, height)
+        expect(height, `${kind} in ${locale}`).toBeLessThanOrEqual(EMBED_FRAME_HEIGHT[kind])
+      }
+    globalThis.console.log(`the iframe at 320 px: ${JSON.stringify(tallest)} px at most (snippet: ${JSON.stringify(EMBED_FRAME_HEIGHT)})`)
+    await context.close()
   })
 
   it.skipIf(!run)('takes a sign-up through the plain form with no script at all, and answers it 303 to the thanks URL', async () => {
