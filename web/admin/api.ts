@@ -16,6 +16,7 @@ import type { Funnel, LaunchTargets } from '../../contract/growth'
 import type { Locale } from '../../contract/locales'
 import type { Suppression } from '../../contract/mail-events'
 import type { WebhookAttempt, WebhookEndpoint } from '../../contract/webhooks'
+import type { Partner, PartnerChange, PartnerDetail, PartnerRequest, PartnerSnippets } from '../../contract/partners'
 import {
   type ApiTokenSummary,
   type AuditPage,
@@ -214,6 +215,14 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
     addPasskey: async (challengeId: string, name: string, response: RegistrationResponseJSON): Promise<void> =>
       void (await call('/passkeys', { method: 'POST', json: { challengeId, name, response } })),
     removePasskey: async (id: string): Promise<void> => void (await call(`/passkeys/${encodeURIComponent(id)}`, { method: 'DELETE' })),
+    partners: async (): Promise<Partner[]> => (await call('/partners')).json(),
+    partner: async (id: number): Promise<PartnerDetail> => (await call(`/partners/${id}`)).json(),
+    partnerSnippets: async (id: number, locale: Locale): Promise<PartnerSnippets> =>
+      (await call(`/partners/${id}/snippets?lang=${locale}`)).json(),
+    addPartner: async (partner: PartnerRequest): Promise<Partner> => (await call('/partners', { method: 'POST', json: partner })).json(),
+    changePartner: async (id: number, change: PartnerChange): Promise<Partner> =>
+      (await call(`/partners/${id}`, { method: 'PATCH', json: change })).json(),
+    rotatePartnerKey: async (id: number): Promise<Partner> => (await call(`/partners/${id}/key`, { method: 'POST' })).json(),
     webhooks: async (): Promise<WebhookEndpoint[]> => (await call('/webhooks')).json(),
     addWebhook: async (endpoint: {
       url: string

@@ -18,6 +18,7 @@ import { DeliverabilityView } from './views/deliverability/deliverability'
 import { DemandView } from './views/demand/demand'
 import { MailView } from './views/mail/mail'
 import { OverviewView } from './views/overview/overview'
+import { PartnersView } from './views/partners/partners'
 import { SetupView } from './views/setup/setup'
 import { SignInView } from './views/sign-in/sign-in'
 import { SignupsView } from './views/signups/signups'
@@ -38,6 +39,7 @@ const VIEWS: readonly View[] = [
   { path: '/demand', label: copy.nav.demand, permission: 'figures:read', View: DemandView },
   { path: '/breeds', label: copy.nav.breeds, permission: 'figures:read', View: BreedsView },
   { path: '/campaigns', label: copy.nav.campaigns, permission: 'figures:read', View: CampaignsView },
+  { path: '/partners', label: copy.nav.partners, permission: 'figures:read', View: PartnersView },
   { path: '/deliverability', label: copy.nav.deliverability, permission: 'figures:read', View: DeliverabilityView },
   { path: '/mail', label: copy.nav.mail, permission: 'mail:read', View: MailView },
   { path: '/team', label: copy.nav.team, permission: 'team:manage', View: TeamView },

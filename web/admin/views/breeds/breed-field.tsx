@@ -3,7 +3,8 @@
 // with a list, as WAI-ARIA's pattern has it: arrows move through the names, Enter or a click picks
 // one, Escape closes the list). What is typed is sent as it is; the server reads it, so a name
 // typed whole without picking counts the same.
-import { type KeyboardEvent, useId, useMemo, useState } from 'react'
+import { type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react'
+import type { BreedCatalogue } from '../../../../contract/breeds'
 import { Input } from '../../../components/ui/input'
 import { cn } from '../../../lib/cn'
 import { adminContent } from '../../content'
@@ -40,9 +41,23 @@ function offered(names: readonly (BreedName & { folded: string })[], typed: stri
   )
 }
 
-export function BreedField({ names, label, name = 'breed' }: { names: readonly BreedName[]; label: string; name?: string }) {
+export function BreedField({
+  names,
+  label,
+  name = 'breed',
+  required = true,
+  initial = '',
+}: {
+  names: readonly BreedName[]
+  label: string
+  name?: string
+  /** An optional breed (a partner's) may be left empty. */
+  required?: boolean
+  /** What the field holds at first (a partner's breed, by its id). */
+  initial?: string
+}) {
   const listId = useId()
-  const [value, setValue] = useState('')
+  const [value, setValue] = useState(initial)
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(-1)
   const searchable = useMemo(() => names.map((entry) => ({ ...entry, folded: folded(entry.name) })), [names])
@@ -92,7 +107,7 @@ export function BreedField({ names, label, name = 'breed' }: { names: readonly B
         }}
         onKeyDown={onKeyDown}
         onBlur={() => setOpen(false)}
-        required
+        required={required}
         autoComplete="off"
         spellCheck={false}
         placeholder={copy.breedPlaceholder}
@@ -122,4 +137,32 @@ export function BreedField({ names, label, name = 'breed' }: { names: readonly B
       </ul>
     </div>
   )
+}
+
+/**
+ * Every breed's names in the six languages (each once), for the field to offer. Loaded when the
+ * section opens, as a chunk of its own: the other views need none of its 130 KB. Without it (a failed
+ * load) a name or an id can still be typed, and the server says if it is not one.
+ */
+export function useBreedNames(): BreedName[] {
+  const [names, setNames] = useState<BreedName[]>([])
+  useEffect(() => {
+    let current = true
+    import('../../../../contract/breeds.json').then(
+      (loaded) => {
+        if (!current) return
+        const catalogue = loaded.default as BreedCatalogue
+        setNames(
+          catalogue.breeds
+            .flatMap((breed) => [...new Set(Object.values(breed.names))].map((name) => ({ id: breed.id, name, english: breed.names.en })))
+            .sort((a, b) => a.name.localeCompare(b.name, 'en')),
+        )
+      },
+      () => undefined,
+    )
+    return () => {
+      current = false
+    }
+  }, [])
+  return names
 }

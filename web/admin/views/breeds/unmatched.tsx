@@ -1,47 +1,18 @@
 // The names the catalogue missed, for those who may map them: each typed name with how often, and
 // a field to give it a breed, by its name in any language (offered from the catalogue as it is
 // typed) or its id.
-import { type FormEvent, useEffect, useState } from 'react'
-import type { BreedCatalogue } from '../../../../contract/breeds'
+import type { FormEvent } from 'react'
 import { Button } from '../../../components/ui/button'
 import type { AdminApi } from '../../api'
 import { adminContent } from '../../content'
 import { useAction, useLoaded } from '../../hooks'
 import { ActionOutcome } from '../../outcome'
 import { useAdmin } from '../../session'
-import { type BreedName, BreedField } from './breed-field'
+import { BreedField, useBreedNames } from './breed-field'
 
 const copy = adminContent.breeds
 
 const loadUnmatched = (api: AdminApi) => api.unmatchedBreeds()
-
-/**
- * Every breed's names in the six languages (each once), for the field to offer. Loaded when the
- * section opens, as a chunk of its own: the other views need none of its 130 KB. Without it (a failed
- * load) a name or an id can still be typed, and the server says if it is not one.
- */
-function useBreedNames(): BreedName[] {
-  const [names, setNames] = useState<BreedName[]>([])
-  useEffect(() => {
-    let current = true
-    import('../../../../contract/breeds.json').then(
-      (loaded) => {
-        if (!current) return
-        const catalogue = loaded.default as BreedCatalogue
-        setNames(
-          catalogue.breeds
-            .flatMap((breed) => [...new Set(Object.values(breed.names))].map((name) => ({ id: breed.id, name, english: breed.names.en })))
-            .sort((a, b) => a.name.localeCompare(b.name, 'en')),
-        )
-      },
-      () => undefined,
-    )
-    return () => {
-      current = false
-    }
-  }, [])
-  return names
-}
 
 /** Mapping asks for the meters again (`onMapped`): the name's profiles count for its breed now. */
 export function UnmatchedPanel({ onMapped }: { onMapped: () => void }) {
