@@ -46,6 +46,8 @@ export interface SignUp {
   platform: Platform | null
   /** ISO 8601, UTC: when the app took its profile (POST /api/app/claim); null until then. */
   claimed_at: string | null
+  /** The partner (its id, contract/partners.ts) whose embed it first joined through; null for every other way in. */
+  partner: number | null
 }
 
 /** GET /admin/api/stats */

@@ -20,6 +20,7 @@ export const CSV_COLUMNS = [
   'locale',
   'platform',
   'claimed_at',
+  'partner',
 ] as const
 
 /** Several breeds in one cell, as a spreadsheet user would type them. */

@@ -58,10 +58,10 @@ describe.each(STORES)('npm run waitlist on $kind', ({ kind, available }) => {
     expect(code).toBe(0)
     const lines = stdout.trimEnd().split('\r\n')
     expect(lines[0]).toBe(
-      'id,email,created_at,utm_source,utm_medium,utm_campaign,referrer,confirmed_at,unsubscribed_at,role,breeds,country,mail_state,invited_by,invites_confirmed,locale,platform,claimed_at',
+      'id,email,created_at,utm_source,utm_medium,utm_campaign,referrer,confirmed_at,unsubscribed_at,role,breeds,country,mail_state,invited_by,invites_confirmed,locale,platform,claimed_at,partner',
     )
     expect(lines).toHaveLength(4)
-    expect(lines[1]).toMatch(/^"\d+","ada@example\.com","\d{4}-\d\d-\d\dT[\d:.]+Z","newsletter","email",,,,,,,,"queued",,"0","en",,$/)
+    expect(lines[1]).toMatch(/^"\d+","ada@example\.com","\d{4}-\d\d-\d\dT[\d:.]+Z","newsletter","email",,,,,,,,"queued",,"0","en",,,$/)
     expect(lines[2]).toContain(`,"'=HYPERLINK(""http://evil.example"",""click"")",,,"a,b.example"`)
   })
 

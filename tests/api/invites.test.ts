@@ -81,9 +81,9 @@ describe.each(STORES)('invite links on $kind', ({ kind, available }) => {
     expect(list.items.find((i) => i.email === 'ada@example.com')).toMatchObject({ invited_by: null, invites_confirmed: 1 })
     expect(list.items.find((i) => i.email === 'cem@example.com')).toMatchObject({ invited_by: ada.id, invites_confirmed: 0 })
     const csv = await (await admin('/export.csv')).text()
-    expect(csv.split('\r\n')[0]).toMatch(/,invited_by,invites_confirmed,locale,platform,claimed_at$/)
+    expect(csv.split('\r\n')[0]).toMatch(/,invited_by,invites_confirmed,locale,platform,claimed_at,partner$/)
     expect(csv).toContain(`"bea@example.com"`)
-    expect(csv.split('\r\n').find((line) => line.includes('"ada@example.com"'))).toMatch(/,,"1","en","other",$/)
+    expect(csv.split('\r\n').find((line) => line.includes('"ada@example.com"'))).toMatch(/,,"1","en","other",,$/)
     const segments = (await (await admin('/segments')).json()) as { topInviters: unknown[] }
     expect(segments.topInviters).toEqual([{ id: ada.id, email: 'ada@example.com', joined: 2, confirmed: 1 }])
   })

@@ -152,7 +152,7 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
     expect(download.suggestedFilename()).toMatch(/^kennect-waitlist-\d{4}-\d\d-\d\d\.csv$/)
     const text = readFileSync(await download.path(), 'utf8')
     expect(text.split('\r\n')[0]).toBe(
-      'id,email,created_at,utm_source,utm_medium,utm_campaign,referrer,confirmed_at,unsubscribed_at,role,breeds,country,mail_state,invited_by,invites_confirmed,locale,platform,claimed_at',
+      'id,email,created_at,utm_source,utm_medium,utm_campaign,referrer,confirmed_at,unsubscribed_at,role,breeds,country,mail_state,invited_by,invites_confirmed,locale,platform,claimed_at,partner',
     )
     expect(text).toContain('ada@example.com')
     await page.context().close()

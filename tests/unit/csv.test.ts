@@ -27,6 +27,7 @@ const signUp = (fields: Partial<SignUp>): SignUp => ({
   locale: 'en',
   platform: null,
   claimed_at: null,
+  partner: null,
   ...fields,
 })
 
@@ -77,10 +78,11 @@ describe('csvCell', () => {
           breeds: ['Labrador Retriever', '=Beagle'],
           country: 'GB',
           mail_state: 'sent',
+          partner: 3,
         }),
       ),
     ).toBe(
-      `"1","a@b.co","2026-11-21T10:00:00.000Z","'=1",,,"x.example","2026-11-22T08:00:00.000Z",,"breeder","Labrador Retriever; '=Beagle","GB","sent",,"0","en",,\r\n`,
+      `"1","a@b.co","2026-11-21T10:00:00.000Z","'=1",,,"x.example","2026-11-22T08:00:00.000Z",,"breeder","Labrador Retriever; '=Beagle","GB","sent",,"0","en",,,"3"\r\n`,
     )
   })
 })
@@ -101,8 +103,8 @@ describe('the CSV export, read by a strict parser and by spreadsheets that split
     const text = CSV_HEADER + line(values)
     // RFC 4180, strictly: no loose quotes, the same number of cells on every line.
     const [header, row] = parse(text, { relax_quotes: false, relax_column_count: false, record_delimiter: '\r\n' }) as string[][]
-    expect(header).toHaveLength(18)
-    expect(row).toHaveLength(18)
+    expect(header).toHaveLength(19)
+    expect(row).toHaveLength(19)
     for (const cell of row ?? []) expect(cell).not.toMatch(FORMULA_START)
     // Each value comes back whole: apostrophes were added, nothing else changed.
     const withoutApostrophes = (text: string) => text.replaceAll("'", '')

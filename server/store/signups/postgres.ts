@@ -22,7 +22,7 @@ import { SIGNUP_MAIL_COLUMNS } from './mail-columns.js'
 /** A moment as ISO 8601 text in UTC, as the SQLite store keeps them. */
 export const SIGNUP_COLUMNS = `waitlist.id::text AS id, email, ${iso('waitlist.created_at')} AS created_at,
   utm_source, utm_medium, utm_campaign, referrer, ${iso('confirmed_at')} AS confirmed_at,
-  ${iso('unsubscribed_at')} AS unsubscribed_at, role, country, invited_by::int AS invited_by, locale, platform,
+  ${iso('unsubscribed_at')} AS unsubscribed_at, role, country, invited_by::int AS invited_by, locale, platform, partner_id AS partner,
   (SELECT ${iso('claimed_at')} FROM app_links WHERE app_links.signup_id = waitlist.id) AS claimed_at,
   ARRAY(SELECT name FROM signup_breeds WHERE signup_id = waitlist.id ORDER BY position) AS breeds,
   (SELECT inviter.email FROM waitlist AS inviter WHERE inviter.id = waitlist.invited_by) AS invited_by_email,

@@ -21,7 +21,7 @@ import type { SqliteTallies } from '../tallies/sqlite.js'
 import { SIGNUP_MAIL_COLUMNS } from './mail-columns.js'
 
 export const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_source, utm_medium, utm_campaign, referrer,
-    confirmed_at, unsubscribed_at, role, country, invited_by, locale, platform,
+    confirmed_at, unsubscribed_at, role, country, invited_by, locale, platform, partner_id AS partner,
   (SELECT claimed_at FROM app_links WHERE app_links.signup_id = waitlist.id) AS claimed_at,
   (SELECT json_group_array(name) FROM (SELECT name FROM signup_breeds WHERE signup_id = waitlist.id ORDER BY position)) AS breeds,
   (SELECT inviter.email FROM waitlist AS inviter WHERE inviter.id = waitlist.invited_by) AS invited_by_email,
