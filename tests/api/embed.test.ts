@@ -265,6 +265,9 @@ describe.each(STORES)('the partner embed on $kind', ({ kind, available }) => {
     expect(await signUp('lena@example.com')).toMatchObject({ referrer: null })
     const visitor = await server.app.store.visitors.byToken(hashToken(page))
     expect(visitor?.confirmed_at).not.toBeNull()
+    // Their own data download says which partner they came through.
+    const data = (await (await fetch(`${server.url}/me/${page}/data.json`)).json()) as { signup: { partner: number | null } }
+    expect(data.signup.partner).toBe(club.id)
   })
 
   it.skipIf(!available)('sends signup.created with the partner’s id, and null for a sign-up of the landing page', async () => {
