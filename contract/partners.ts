@@ -21,7 +21,7 @@ export const embedSessionPath = (key: string) => `${EMBED_PREFIX}/${key}/session
  * The iframe's height in the snippet, in CSS pixels: the box at 320 px wide and more, in the longest
  * of the six languages, without and with the meter (tests/browser/embed.test.ts measures it).
  */
-export const EMBED_FRAME_HEIGHT = { form: 380, meter: 640 } as const
+export const EMBED_FRAME_HEIGHT = { form: 310, meter: 580 } as const
 
 /** A partner key: 128 random bits in base64url (22 characters). Public, bound to the partner's origins. */
 export const PARTNER_KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/

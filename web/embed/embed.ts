@@ -100,6 +100,7 @@ function draw(session: EmbedSession, theme: string, site: string, key: string, a
   const box = el('div', 'k-box')
   box.dataset.theme = theme
   box.lang = session.locale
+  // The introduction, until a message takes its place.
   const intro = el('p', 'k-intro')
   intro.append(el('b', '', session.product), ` · ${words.intro}`)
 
@@ -144,6 +145,7 @@ function draw(session: EmbedSession, theme: string, site: string, key: string, a
     failed: words.failed,
   }
   const status = el('div', 'k-status k-stack')
+  status.append(intro)
   for (const words of Object.values(messages)) {
     const sizer = message(words, 'k-sizer')
     sizer.setAttribute('aria-hidden', 'true')
@@ -157,7 +159,7 @@ function draw(session: EmbedSession, theme: string, site: string, key: string, a
   const link = el('a', '', words.privacyLink)
   Object.assign(link, { href: session.privacyUrl, target: '_blank', rel: 'noopener' })
   privacy.append(link)
-  box.append(intro, form, status, privacy)
+  box.append(status, form, privacy)
   if (session.meter) box.append(meterOf(session.meter))
 
   let busy = false
@@ -193,6 +195,7 @@ function draw(session: EmbedSession, theme: string, site: string, key: string, a
           )
         // docs/requirements.md#the-waitlist-form: success clears the form; a failure keeps what was typed.
         if (outcome === 'joined') form.reset()
+        intro.className = 'k-intro k-sizer'
         live.replaceChildren(message(messages[outcome]))
         live.firstElementChild?.setAttribute('data-tone', outcome === 'joined' ? 'ok' : 'bad')
         setBusy(false)

@@ -28,9 +28,16 @@ export function EmbedPage({
   const shown = view.sent === null ? null : messages[view.sent]
   return (
     <div className="k-box" data-theme={view.theme}>
-      <p className="k-intro">
-        <b>{product}</b> · {words.intro}
-      </p>
+      <div className="k-status k-stack">
+        {/* The introduction, until a message takes its place. */}
+        <p className={shown ? 'k-intro k-sizer' : 'k-intro'}>
+          <b>{product}</b> · {words.intro}
+        </p>
+        {EMBED_OUTCOMES.map((outcome) => (
+          <Message key={outcome} words={messages[outcome]} sizer />
+        ))}
+        <div role="status">{shown ? <Message words={shown} tone={view.sent === 'joined' ? 'ok' : 'bad'} /> : null}</div>
+      </div>
       <form method="post" action={view.action} aria-label={words.title}>
         <input type="hidden" name="token" value={view.token} />
         <input type="hidden" name="locale" value={view.locale} />
@@ -57,12 +64,6 @@ export function EmbedPage({
           </button>
         </div>
       </form>
-      <div className="k-status k-stack">
-        {EMBED_OUTCOMES.map((outcome) => (
-          <Message key={outcome} words={messages[outcome]} sizer />
-        ))}
-        <div role="status">{shown ? <Message words={shown} tone={view.sent === 'joined' ? 'ok' : 'bad'} /> : null}</div>
-      </div>
       <p className="k-privacy">
         <a href={view.privacyUrl} target="_blank" rel="noopener">
           {words.privacyLink}

@@ -1,8 +1,8 @@
 // The embed's one stylesheet (docs/partners.md): the script adopts it as a constructed stylesheet in
 // its shadow root (no <style> element, no style attribute: a host's CSP without 'unsafe-inline'
 // allows it), and the iframe page inlines it under its own hash. Its height depends on its width
-// alone: every message it can show is laid out, unseen, in the one cell where a message appears
-// (`.k-stack`), so showing one moves nothing.
+// alone: every message it can show is laid out, unseen, in the one cell at its top where the
+// introduction stands until a message takes its place (`.k-stack`), so showing one moves nothing.
 import { ACCENT_PATTERN, type EmbedTheme } from '../../contract/partners'
 
 /** The brand's orange (web/theme.css, brand-700): the button's colour when the partner names none. */
@@ -35,18 +35,18 @@ export function embedCss(accent: string | null = null): string {
 .k-box[data-theme=dark]{${DARK}}
 @media (prefers-color-scheme:dark){.k-box[data-theme=auto]{${DARK}}}
 .k-box *{box-sizing:border-box}
-.k-intro{margin:0 0 12px;font-size:14px;color:var(--k-muted)}
+.k-intro{color:var(--k-muted)}
 .k-intro b{color:var(--k-fg)}
 .k-label{display:block;margin:0 0 4px;font-size:14px;font-weight:600}
 .k-row{display:flex;flex-wrap:wrap;gap:8px}
-.k-input{flex:1 1 12rem;min-width:0;margin:0;padding:10px 12px;border:1px solid var(--k-line);border-radius:8px;background:var(--k-field);color:var(--k-fg);font:inherit}
+.k-input{flex:1 1 10rem;min-width:0;margin:0;padding:10px 12px;border:1px solid var(--k-line);border-radius:8px;background:var(--k-field);color:var(--k-fg);font:inherit}
 .k-input:focus-visible,.k-button:focus-visible,.k-box a:focus-visible{outline:3px solid var(--k-accent);outline-offset:2px}
 .k-button{display:grid;flex:0 0 auto;margin:0;padding:10px 16px;border:0;border-radius:8px;background:var(--k-accent);color:var(--k-on-accent);font:inherit;font-weight:600;cursor:pointer}
 .k-button[aria-disabled=true]{cursor:progress;opacity:.8}
 .k-stack{display:grid}
 .k-stack>*{grid-area:1/1;margin:0}
 .k-sizer{visibility:hidden}
-.k-status{margin-top:8px;font-size:14px}
+.k-status{margin:0 0 12px;font-size:14px}
 .k-status p{margin:0}
 .k-status [data-tone=ok]{color:var(--k-ok)}
 .k-status [data-tone=bad]{color:var(--k-bad)}
