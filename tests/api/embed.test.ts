@@ -466,3 +466,46 @@ describe.each(STORES)('the partner embed when the store stops answering, on $kin
     }
   })
 })
+
+describe.each(STORES)('the partner embed’s limits on $kind', ({ kind, available }) => {
+  let server: TestServer
+  afterAll(() => server?.close())
+
+  it.skipIf(!available)(
+    'shares the per-address limits with the landing page’s join: past them 429 to the script, busy to a form',
+    async () => {
+      server = await startServer({ ADMIN_TOKEN, FORM_SECRET, RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_PER_HOUR: '0' }, kind)
+      const made = await fetch(`${server.url}/admin/api/partners`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Labrador Club', origins: [CLUB], thanksUrl: `${CLUB}/thanks` }),
+      })
+      const { key } = (await made.json()) as Partner
+      const landing = await fetch(`${server.url}/rest/v1/waitlist`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'one@example.com' }),
+      })
+      expect(landing.status).toBe(201)
+      const script = (email: string) =>
+        fetch(`${server.url}${embedJoinPath(key)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: CLUB },
+          body: JSON.stringify({ email, token: token() }),
+        })
+      expect((await script('two@example.com')).status).toBe(201)
+      const refused = await script('three@example.com')
+      expect(refused.status).toBe(429)
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(refused.headers.get('access-control-allow-origin')).toBe(CLUB)
+      const form = await fetch(`${server.url}${embedJoinPath(key)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: CLUB },
+        body: 'email=four%40example.com&locale=fr',
+        redirect: 'manual',
+      })
+      expect(form.headers.get('location')).toMatch(new RegExp(`${embedPath(key)}\\?lang=fr&sent=busy$`))
+      expect((await server.app.store.list({ limit: 10 })).map((r) => r.email)).toEqual(['one@example.com', 'two@example.com'])
+    },
+  )
+})
