@@ -69,27 +69,30 @@ describe.each(STORES)('partners on $kind', ({ kind, available }) => {
     expect((await admin('/partners/99999')).status).toBe(404)
   })
 
-  it.skipIf(!available)('gives the three snippets to paste, in the language asked, the form with no token (a static page has none)', async () => {
-    const partner = await make({ name: 'Club de France', origins: [CLUB], country: 'FR' })
-    const answer = await admin(`/partners/${partner.id}/snippets?lang=fr`)
-    expect(answer.status).toBe(200)
-    const snippets = (await answer.json()) as PartnerSnippets
-    const site = server.app.siteUrl()
-    const fr = pageContent('fr')
-    expect(snippets.locale).toBe('fr')
-    expect(snippets.script).toBe(`<script src="${site}/embed.js" data-partner="${partner.key}" data-lang="fr" async></script>`)
-    expect(snippets.iframe).toBe(
-      `<iframe src="${site}/embed/${partner.key}?lang=fr" title="${fr.header.join}" width="100%" height="${EMBED_FRAME_HEIGHT.meter}" loading="lazy"></iframe>`,
-    )
-    expect(snippets.form).toContain(`<form method="post" action="${site}/embed/${partner.key}/join">`)
-    expect(snippets.form).toContain(`<input type="hidden" name="locale" value="fr">`)
-    expect(snippets.form).toContain(`<button type="submit">${fr.waitlist.submit}</button>`)
-    expect(snippets.form).toContain('<input name="website" tabindex="-1" autocomplete="off">')
-    expect(snippets.form).not.toMatch(/token/)
-    const refused = await admin(`/partners/${partner.id}/snippets?lang=xx`)
-    expect(refused.status).toBe(400)
-    expect(((await refused.json()) as { message: string }).message).toMatch(/^querystring\/lang /)
-  })
+  it.skipIf(!available)(
+    'gives the three snippets to paste, in the language asked, the form with no token (a static page has none)',
+    async () => {
+      const partner = await make({ name: 'Club de France', origins: [CLUB], country: 'FR' })
+      const answer = await admin(`/partners/${partner.id}/snippets?lang=fr`)
+      expect(answer.status).toBe(200)
+      const snippets = (await answer.json()) as PartnerSnippets
+      const site = server.app.siteUrl()
+      const fr = pageContent('fr')
+      expect(snippets.locale).toBe('fr')
+      expect(snippets.script).toBe(`<script src="${site}/embed.js" data-partner="${partner.key}" data-lang="fr" async></script>`)
+      expect(snippets.iframe).toBe(
+        `<iframe src="${site}/embed/${partner.key}?lang=fr" title="${fr.header.join}" width="100%" height="${EMBED_FRAME_HEIGHT.meter}" loading="lazy"></iframe>`,
+      )
+      expect(snippets.form).toContain(`<form method="post" action="${site}/embed/${partner.key}/join">`)
+      expect(snippets.form).toContain(`<input type="hidden" name="locale" value="fr">`)
+      expect(snippets.form).toContain(`<button type="submit">${fr.waitlist.submit}</button>`)
+      expect(snippets.form).toContain('<input name="website" tabindex="-1" autocomplete="off">')
+      expect(snippets.form).not.toMatch(/token/)
+      const refused = await admin(`/partners/${partner.id}/snippets?lang=xx`)
+      expect(refused.status).toBe(400)
+      expect(((await refused.json()) as { message: string }).message).toMatch(/^querystring\/lang /)
+    },
+  )
 
   it.skipIf(!available)('refuses bad input with a 400 that names the field, and saves nothing', async () => {
     const before = await listed()
