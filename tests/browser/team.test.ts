@@ -143,6 +143,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
         copy.nav.demand,
         copy.nav.breeds,
         copy.nav.campaigns,
+        copy.nav.partners,
         copy.nav.deliverability,
         copy.nav.mail,
         copy.nav.account,
@@ -169,6 +170,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
         copy.nav.demand,
         copy.nav.breeds,
         copy.nav.campaigns,
+        copy.nav.partners,
         copy.nav.deliverability,
         copy.nav.account,
       ])
