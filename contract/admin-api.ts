@@ -48,6 +48,13 @@ export interface SignUp {
   claimed_at: string | null
   /** The partner (its id, contract/partners.ts) whose embed it first joined through; null for every other way in. */
   partner: number | null
+  /**
+   * The import that brought it (contract/imports.ts; its `utm_source` says `import:<id>`), the basis
+   * that import recorded for holding the address, and when it ran; null for a sign-up that joined itself.
+   */
+  import_id: number | null
+  import_basis: string | null
+  imported_at: string | null
 }
 
 /** GET /admin/api/stats */

@@ -12,6 +12,12 @@ export interface Segments {
   total: number
   confirmed: number
   unsubscribed: number
+  /**
+   * People an import brought in who never confirmed (contract/imports.ts), apart from those who
+   * joined themselves: counted in `total`, in none of the figures below; per country (null: not said).
+   * Once they confirm, they are counted as anyone.
+   */
+  imported: { total: number; byCountry: { country: string | null; total: number }[] }
   /** People whose profile the app has taken (no longer waiting: they are in the app), counted when it happened. */
   claimed: number
   /** Sign-ups per role × country (null: not said), confirmed or not; the largest first. */

@@ -4,7 +4,8 @@
 export const MAIL_EVENT_TYPES = ['hard-bounce', 'soft-bounce', 'complaint'] as const
 export type MailEventType = (typeof MAIL_EVENT_TYPES)[number]
 
-export const SUPPRESSION_REASONS = ['hard-bounce', 'soft-bounce', 'complaint', 'manual'] as const
+/** `imported`: by an import in `suppress` mode (a list's unsubscribed or cleaned addresses, contract/imports.ts). */
+export const SUPPRESSION_REASONS = ['hard-bounce', 'soft-bounce', 'complaint', 'manual', 'imported'] as const
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number]
 
 /** Soft bounces suppress an address from this many within SOFT_BOUNCE_DAYS. */

@@ -21,6 +21,8 @@ export const PERMISSIONS = [
   'signups:read',
   'signups:export',
   'signups:delete',
+  /** A CSV imported as sign-ups or suppressions (contract/imports.ts), its progress and its error file. */
+  'signups:import',
   /** Campaign drafts, their previews and test sends. */
   'campaigns:write',
   /** Sending, pausing and resuming campaigns. */
@@ -49,7 +51,16 @@ export const ROLE_PERMISSIONS: Record<TokenRole, readonly Permission[]> = {
   // Everything a person may do: claiming is the app's alone (an owner's token claiming would hand
   // a profile to a script, not to its person's phone).
   owner: PERMISSIONS.filter((permission) => permission !== 'app:claim'),
-  editor: ['figures:read', 'signups:read', 'campaigns:write', 'mail:read', 'breeds:map', 'suppressions:write', 'partners:manage'],
+  editor: [
+    'figures:read',
+    'signups:read',
+    'signups:import',
+    'campaigns:write',
+    'mail:read',
+    'breeds:map',
+    'suppressions:write',
+    'partners:manage',
+  ],
   viewer: ['figures:read'],
   app: ['app:claim'],
 }
@@ -176,6 +187,9 @@ export const AUDIT_ACTIONS = [
   'partner added',
   'partner changed',
   'partner key rotated',
+  'import started',
+  'import finished',
+  'import cancelled',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

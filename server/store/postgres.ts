@@ -10,6 +10,7 @@ import { HAND_OFF_TALLIES } from './app/shared.js'
 import { postgresCountedDemand } from './demand/postgres.js'
 import { demandMapOf } from './demand/shared.js'
 import { createPostgresGrowth } from './growth/postgres.js'
+import { createPostgresImports } from './imports/postgres.js'
 import { createPostgresCounters } from './limits/postgres.js'
 import { createPostgresOutbox } from './outbox/postgres.js'
 import { createPostgresPartners } from './partners/postgres.js'
@@ -117,6 +118,7 @@ export async function createPostgresStore(url: string, log: StoreLogger): Promis
     settings: createPostgresSettings(pool, run),
     app: createPostgresApp(pool, run),
     partners: createPostgresPartners(pool, run),
+    imports: createPostgresImports(pool, run),
     growth,
     team: createPostgresTeam(pool, run),
     webhooks: createPostgresWebhooks(pool, run),

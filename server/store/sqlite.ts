@@ -12,6 +12,7 @@ import { HAND_OFF_TALLIES } from './app/shared.js'
 import { demandMapOf } from './demand/shared.js'
 import { sqliteCountedDemand } from './demand/sqlite.js'
 import { createSqliteGrowth } from './growth/sqlite.js'
+import { createSqliteImports } from './imports/sqlite.js'
 import { createMemoryCounters } from './limits/memory.js'
 import { createSqliteOutbox } from './outbox/sqlite.js'
 import { createSqlitePartners } from './partners/sqlite.js'
@@ -116,6 +117,7 @@ export async function createSqliteStore(path: string, options: StoreOptions = {}
     settings: createSqliteSettings(db, run),
     app: createSqliteApp(db, run, tallies),
     partners: createSqlitePartners(db, run, tallies),
+    imports: createSqliteImports(db, run),
     growth,
     team: createSqliteTeam(db, run),
     webhooks: createSqliteWebhooks(db, run),

@@ -11,6 +11,8 @@ import type { Profile, ProfileBreed } from '../../contract/visitor.js'
 import type { AuditAction, AuditItem, OperatorRole, TokenRole } from '../../contract/team.js'
 import type { AppProfile, Platform } from '../../contract/app.js'
 import type { FunnelHandOff } from '../../contract/growth.js'
+import type { ImportExisting, ImportMode, ImportReason, ImportStatus } from '../../contract/imports.js'
+import type { Role, Side } from '../../contract/visitor.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
 
 export type { CampaignProgress, MailState, Profile, Segment, Segments, SignUp, Stats, WaitlistRow }
@@ -434,6 +436,76 @@ export interface PartnerStore {
   rotate(id: number, key: string, audit: AuditEntry): Promise<boolean>
   /** Its sign-ups per country and per breed, the most first, at most `limit` of each. */
   breakdown(id: number, limit: number): Promise<PartnerBreakdown>
+/** An import as it starts (docs/decisions/026-import.md): the file is stored and its header read. */
+export interface ImportStart {
+  mode: ImportMode
+  existing: ImportExisting
+  basis: string
+  label: string | null
+  sha256: string
+  bytes: number
+  ignoredColumns: string[]
+  /** How long its worker holds it without renewing (the worker renews it with each batch, and between). */
+  leaseMs: number
+}
+
+/** One record of the file read as the join reads a sign-up: the address trimmed, each field checked. */
+export interface ImportRecord {
+  /** The file's own line of the record's first line (the header is line 1). */
+  line: number
+  email: string
+  /** The address's keyed hash (the suppression list's, server/mail/suppression.ts). */
+  emailHash: string
+  locale: Locale
+  country: string | null
+  role: Role | null
+  /** Each name as typed, its key, and the catalogue's breed (an operator's mapping is looked up by the store). */
+  breeds: { name: string; key: string; breed: string | null }[]
+  side: Side | null
+}
+
+/** A line not added or filled, and why. */
+export interface ImportLine {
+  line: number
+  /** The address as the file wrote it. */
+  email: string
+  reason: ImportReason
+}
+
+/** One batch of the file: its readable records, and the lines found wanting while reading (failures, repeats). */
+export interface ImportBatch {
+  records: ImportRecord[]
+  lines: ImportLine[]
+  /** How far into the file its last record ends. */
+  readBytes: number
+}
+
+/** CSV imports (docs/decisions/026-import.md): one running at a time for the whole deployment. */
+export interface ImportStore {
+  /**
+   * The import, running, with its audit line ('import started'): 'busy' while another one runs (an
+   * import whose lease ran out is marked failed first, its prefix kept).
+   */
+  start(start: ImportStart, audit: (id: number) => AuditEntry): Promise<{ id: number } | 'busy'>
+  /** Whether an import runs now (a lease that ran out is no longer running). */
+  running(): Promise<boolean>
+  /**
+   * One batch in one transaction: its sign-ups (or suppressions), their breeds, its lines and the
+   * counts, and the lease renewed; no mail, no webhook per row. False, and nothing written, when the
+   * import no longer runs (cancelled, or its lease ran out).
+   */
+  write(id: number, batch: ImportBatch, leaseMs: number): Promise<boolean>
+  /** The worker is still at it: false when the import no longer runs. */
+  renew(id: number, leaseMs: number): Promise<boolean>
+  /** Ends a running import, with its audit line ('import finished') in the same transaction; false when it no longer ran. */
+  finish(id: number, end: { status: 'done' | 'failed'; rows: number | null; error: string | null }): Promise<boolean>
+  /** Stops a running import where it is (what was written stays): the status, 'ended' when it was not running, undefined when unknown. */
+  cancel(id: number, audit: AuditEntry): Promise<ImportStatus | 'ended' | undefined>
+  status(id: number): Promise<ImportStatus | undefined>
+  /** The newest imports first. */
+  list(limit: number): Promise<ImportStatus[]>
+  /** Its lines not added or filled, in the file's order, a page at a time. */
+  lines(id: number, afterLine: number, limit: number): Promise<ImportLine[]>
 }
 
 /** Settings: one JSON value per key (the server's public settings among them, for the command line). */
@@ -470,6 +542,7 @@ export interface WaitlistStore {
   readonly settings: SettingsStore
   readonly app: AppStore
   readonly partners: PartnerStore
+  readonly imports: ImportStore
   /** The demand map: who waits where, for which breeds (unsubscribed addresses left out); with a breed id, its people only. */
   segments(breed?: string | null): Promise<Segments>
   /** Writes what it has accepted, then lets go of the database. */

@@ -7,6 +7,8 @@ import { STORES } from '../support/stores'
 import { row } from '../support/rows'
 import type { Locale } from '../../contract/locales'
 import { profileOf } from '../support/profile'
+import type { AuditEntry, ImportBatch, ImportRecord, ImportStart } from '../../server/store/types'
+import { readBreedName } from '../../server/breeds/catalogue'
 
 const quiet = { warn: () => undefined }
 
@@ -422,6 +424,191 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
       ['partner added', `partner ${other}`],
       ['partner added', `partner ${id}`],
     ])
+  /** An import's fields as the route or the command line starts one. */
+  const importOf = (fields: Partial<ImportStart> = {}): ImportStart => ({
+    mode: 'subscribe',
+    existing: 'skip',
+    basis: 'Members who ticked news about Kennect on the club form',
+    label: null,
+    sha256: 'a'.repeat(64),
+    bytes: 1000,
+    ignoredColumns: ['First Name'],
+    leaseMs: 60_000,
+    ...fields,
+  })
+  const startedBy = (id: number): AuditEntry => ({
+    actorId: null,
+    actor: 'ADMIN_TOKEN',
+    action: 'import started',
+    target: `import ${id}`,
+    detail: null,
+    requestId: null,
+  })
+  /** A record as the reader makes it (the hash stands in for the suppression list's). */
+  const imported = (line: number, email: string, extra: Partial<ImportRecord> = {}): ImportRecord => ({
+    line,
+    email,
+    emailHash: `hash:${email.toLowerCase()}`,
+    locale: 'en',
+    country: null,
+    role: null,
+    breeds: [],
+    side: null,
+    ...extra,
+  })
+  const started = async (store: WaitlistStore, fields?: Partial<ImportStart>) => {
+    const result = await store.imports.start(importOf(fields), startedBy)
+    if (result === 'busy') throw new Error('an import is running')
+    return result.id
+  }
+
+  it.skipIf(!available)('runs one import at a time, and another once it has ended', async () => {
+    const { store } = await open()
+    const id = await started(store)
+    expect(await store.imports.running()).toBe(true)
+    expect(await store.imports.start(importOf(), startedBy)).toBe('busy')
+    expect(await store.imports.finish(id, { status: 'done', rows: 0, error: null })).toBe(true)
+    expect(await store.imports.finish(id, { status: 'done', rows: 0, error: null })).toBe(false)
+    expect(await store.imports.running()).toBe(false)
+    const next = await started(store)
+    expect(next).toBeGreaterThan(id)
+    const audit = await store.team.auditLog({ limit: 10 })
+    expect(audit.map((line) => [line.action, line.target])).toEqual([
+      ['import started', `import ${next}`],
+      ['import finished', `import ${id}`],
+      ['import started', `import ${id}`],
+    ])
+    expect(audit[1]?.detail).toMatchObject({ status: 'done', sha256: 'a'.repeat(64), mode: 'subscribe', added: 0 })
+  })
+
+  it.skipIf(!available)(
+    'writes a batch whole: unconfirmed sign-ups of the import, their breeds, its lines and counts; no mail, no webhook per row',
+    async () => {
+      const { store } = await open()
+      await store.webhooks.addEndpoint(
+        {
+          url: 'https://hooks.example.com/in',
+          description: '',
+          events: ['signup.created', 'signup.profile_updated', 'import.completed'],
+          enabled: true,
+          include_email: false,
+          secret: `whsec_${Buffer.alloc(24, 1).toString('base64')}`,
+        },
+        startedBy(0),
+      )
+      await store.add(row('known@example.com'))
+      const id = await started(store, { existing: 'fill' })
+      const batch: ImportBatch = {
+        records: [
+          imported(2, 'Ada@Example.com', {
+            locale: 'de',
+            country: 'DE',
+            role: 'breeder',
+            breeds: [{ name: 'Deutscher Schäferhund', ...readBreedName('Deutscher Schäferhund') }],
+            side: 'stud',
+          }),
+          imported(3, 'known@example.com', { country: 'FR' }),
+        ],
+        lines: [{ line: 4, email: 'not an address', reason: 'invalid_email' }],
+        readBytes: 120,
+      }
+      expect(await store.imports.write(id, batch, 60_000)).toBe(true)
+      const status = await store.imports.status(id)
+      expect(status).toMatchObject({
+        status: 'running',
+        rows: null,
+        processed: 3,
+        added: 1,
+        filled: 1,
+        skipped: 0,
+        failed: 1,
+        readBytes: 120,
+      })
+      const [ada] = await store.list({ limit: 1, search: 'ada@' })
+      expect(ada).toMatchObject({
+        utm_source: `import:${id}`,
+        confirmed_at: null,
+        country: 'DE',
+        role: 'breeder',
+        locale: 'de',
+        breeds: ['Deutscher Schäferhund'],
+      })
+      const [known] = await store.list({ limit: 1, search: 'known@' })
+      expect(known?.country).toBe('FR')
+      // Only the join's own confirmation mail: the import queued none.
+      expect(await store.outbox.counts()).toMatchObject({ queued: 1 })
+      expect(await store.imports.lines(id, 0, 10)).toEqual([{ line: 4, email: 'not an address', reason: 'invalid_email' }])
+      expect(await store.imports.finish(id, { status: 'done', rows: 3, error: null })).toBe(true)
+      const deliveries = await store.webhooks.claim(100, 60_000)
+      expect(deliveries.map((d) => d.type).sort()).toEqual(['import.completed', 'signup.created'])
+      expect(deliveries.find((d) => d.type === 'import.completed')?.data).toEqual({
+        id,
+        status: 'done',
+        mode: 'subscribe',
+        rows: 3,
+        processed: 3,
+        added: 1,
+        filled: 1,
+        skipped: 0,
+        failed: 1,
+      })
+    },
+  )
+
+  it.skipIf(!available)('writes nothing of a batch the table refuses, and nothing once cancelled; what was written stays', async () => {
+    const { store } = await open()
+    const id = await started(store)
+    expect(await store.imports.write(id, { records: [imported(2, 'first@example.com')], lines: [], readBytes: 40 }, 60_000)).toBe(true)
+    // A country the table's CHECK refuses: the whole batch is rolled back, its good row with it.
+    await expect(
+      store.imports.write(
+        id,
+        { records: [imported(3, 'second@example.com'), imported(4, 'third@example.com', { country: 'zz' })], lines: [], readBytes: 90 },
+        60_000,
+      ),
+    ).rejects.toThrow()
+    expect(await store.count()).toBe(1)
+    expect(await store.imports.status(id)).toMatchObject({ processed: 1, added: 1, readBytes: 40 })
+    const cancelled = await store.imports.cancel(id, { ...startedBy(id), action: 'import cancelled' })
+    expect(cancelled).toMatchObject({ status: 'cancelled', processed: 1, added: 1 })
+    expect(await store.imports.write(id, { records: [imported(5, 'late@example.com')], lines: [], readBytes: 120 }, 60_000)).toBe(false)
+    expect(await store.count()).toBe(1)
+    expect(await store.imports.cancel(id, startedBy(id))).toBe('ended')
+    expect(await store.imports.cancel(id + 1, startedBy(id))).toBeUndefined()
+  })
+
+  it.skipIf(!available)('fails an import whose lease ran out, keeping its prefix, and lets the next one start', async () => {
+    const { store } = await open()
+    const id = await started(store, { leaseMs: 1 })
+    // Its worker's lease: each batch renews it, for as long as the batch says.
+    expect(await store.imports.write(id, { records: [imported(2, 'kept@example.com')], lines: [], readBytes: 40 }, 1)).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await store.imports.running()).toBe(false)
+    expect(await store.imports.status(id)).toMatchObject({ status: 'failed', added: 1, error: expect.stringMatching(/^interrupted/) })
+    expect(await store.count()).toBe(1)
+    expect(await store.imports.write(id, { records: [imported(3, 'lost@example.com')], lines: [], readBytes: 80 }, 60_000)).toBe(false)
+    await started(store)
+  })
+
+  it.skipIf(!available)('suppresses in suppress mode: new entries added, known ones skipped, sign-ups stop e-mails', async () => {
+    const { store } = await open()
+    await store.add(row('member@example.com'))
+    expect(await store.suppressions.add('already@example.com', 'hash:already@example.com')).toBe(true)
+    const id = await started(store, { mode: 'suppress', basis: '' })
+    const batch = {
+      records: [imported(2, 'Member@example.com'), imported(3, 'already@example.com'), imported(4, 'stranger@example.com')],
+      lines: [],
+      readBytes: 90,
+    }
+    expect(await store.imports.write(id, batch, 60_000)).toBe(true)
+    expect(await store.imports.status(id)).toMatchObject({ processed: 3, added: 2, skipped: 1, failed: 0 })
+    expect(await store.imports.lines(id, 0, 10)).toEqual([{ line: 3, email: 'already@example.com', reason: 'suppressed' }])
+    const [member] = await store.list({ limit: 1 })
+    expect(member?.unsubscribed_at).not.toBeNull()
+    expect(member?.suppressed).toBe('imported')
+    // Its confirmation mail, queued by the join, never leaves.
+    expect(await store.outbox.counts()).toMatchObject({ queued: 0, failed: 1 })
+    expect(await store.suppressions.suppressedAmong(['hash:stranger@example.com'])).toEqual(new Set(['hash:stranger@example.com']))
   })
 
   it.skipIf(!available)('answers ping while open, and rejects as unavailable once closed', async () => {

@@ -28,6 +28,9 @@ const signUp = (fields: Partial<SignUp>): SignUp => ({
   platform: null,
   claimed_at: null,
   partner: null,
+  import_id: null,
+  import_basis: null,
+  imported_at: null,
   ...fields,
 })
 

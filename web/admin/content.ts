@@ -11,6 +11,7 @@ import { SEGMENT, SEGMENT_FIELDS, type SegmentField, type SegmentFieldName, type
 import type { OperatorRole, TokenRole } from '../../contract/team'
 import type { HandOffStep, Platform } from '../../contract/app'
 import type { Role } from '../../contract/visitor'
+import type { ImportExisting, ImportMode, ImportReason, ImportStatusName } from '../../contract/imports'
 
 /** Each segment field's label, by its name. */
 const segmentLabels = Object.fromEntries(SEGMENT_FIELDS.map((name) => [name, SEGMENT[name].label])) as Record<SegmentFieldName, string>
@@ -44,6 +45,7 @@ export const adminContent = {
     team: 'Team',
     audit: 'Audit',
     webhooks: 'Webhooks',
+    imports: 'Import',
     account: 'Your account',
   },
   signedInAs: (email: string, role: OperatorRole) => `${email} (${role})`,
@@ -229,6 +231,64 @@ export const adminContent = {
     save: 'Add partner',
     saveChange: 'Save changes',
     added: (name: string) => `${name} is added; its snippets are under its details.`,
+  imports: {
+    heading: 'Import a list',
+    intro:
+      'Bring in the addresses you already hold: a CSV with a header line and an email column (Mailchimp’s Email Address too), and if you have them language, country, role, breeds and side. Nobody is mailed: imported people wait, unconfirmed, until you send them a campaign that names them. Nobody who stopped e-mails or is suppressed is added back. One import runs at a time.',
+    file: 'CSV file',
+    fileHint: 'Comma or semicolon, UTF-8. Other columns are left out and named below.',
+    mode: 'What to do with the addresses',
+    modes: {
+      subscribe: 'Add them as sign-ups (unconfirmed, sent nothing)',
+      suppress: 'Suppress them: never mail them (a list’s unsubscribed or cleaned addresses)',
+    } satisfies Record<ImportMode, string>,
+    basis: 'Why we may hold these addresses (the basis, kept with each one)',
+    basisHint: 'One sentence, e.g. “Members who ticked ‘news about Kennect’ on the club’s 2026 form”. Required to add sign-ups.',
+    existing: 'People already signed up',
+    existingChoices: {
+      skip: 'Leave them as they are',
+      fill: 'Fill in only what they never told us (country, role, breeds, side)',
+    } satisfies Record<ImportExisting, string>,
+    label: 'Name of this import (optional)',
+    start: 'Start the import',
+    previewCaption: (rows: number) => `The first ${rows === 1 ? 'row' : `${rows} rows`} as the import will read them`,
+    previewColumns: { line: 'Line', email: 'Email', language: 'Language', country: 'Country', role: 'Role', breeds: 'Breeds', side: 'Side', error: 'Problem' },
+    unknownBreed: 'not in the catalogue',
+    found: (columns: string[]) => `Columns read: ${columns.join(', ')}.`,
+    ignored: (columns: string[]) => (columns.length === 0 ? 'No column is left out.' : `Left out: ${columns.join(', ')}.`),
+    delimiter: (delimiter: string) => `Separated by “${delimiter}”.`,
+    progressLabel: (id: number) => `Progress of import ${id}`,
+    progress: (processed: number, percent: number) => `${processed.toLocaleString('en')} rows read (${percent} % of the file)`,
+    counts: (status: { added: number; filled: number; skipped: number; failed: number; mode: ImportMode }) =>
+      `${status.added.toLocaleString('en')} ${status.mode === 'suppress' ? 'suppressed' : 'added'} · ${status.filled.toLocaleString('en')} filled · ${status.skipped.toLocaleString('en')} skipped · ${status.failed.toLocaleString('en')} failed`,
+    statuses: { running: 'running', done: 'done', failed: 'failed', cancelled: 'cancelled' } satisfies Record<ImportStatusName, string>,
+    cancel: 'Cancel the import',
+    confirmCancel: 'Stop the import where it is? What it has added stays.',
+    errorsFile: 'Download the lines not added (errors.csv)',
+    list: 'Imports',
+    none: 'No import yet.',
+    columns: { id: 'Import', started: 'Started (UTC)', by: 'By', mode: 'Mode', basis: 'Basis', status: 'Status', counts: 'Counts', errors: 'Lines not added' },
+    rows: (rows: number | null) => (rows === null ? '' : `${rows.toLocaleString('en')} rows: `),
+    reasons: {
+      invalid_email: 'not an address',
+      disposable_email: 'a throwaway domain',
+      unknown_country: 'unknown country',
+      unknown_role: 'unknown role',
+      unknown_side: 'unknown side',
+      too_many_breeds: 'more than five breeds',
+      breed_too_long: 'a breed name over 60 characters',
+      malformed: 'not readable as CSV',
+      repeat: 'earlier in the file',
+      exists: 'signed up already',
+      suppressed: 'suppressed or stopped e-mails',
+    } satisfies Record<ImportReason, string>,
+    started: (id: number) => `Import ${id} started.`,
+    /** Under the campaign composer's switch: who these people are, and on what basis they are held. */
+    composer:
+      'Imported people never confirmed their address with us: each campaign mail asks them to, with a button to their page. Held on these bases:',
+    composerNone: 'No import has brought anyone in yet.',
+    composerBasis: (label: string | null, id: number, basis: string, added: number) =>
+      `${label ?? `Import ${id}`} (${added.toLocaleString('en')} added): ${basis}`,
   },
   audit: {
     heading: 'Audit log',
@@ -615,7 +675,7 @@ export const adminContent = {
     noDomains: 'No mail has been sent yet.',
     suppressions: 'Suppressions',
     suppressionsIntro:
-      'Addresses never mailed again, confirmations included: after a hard bounce, three soft bounces in a week, a complaint, or by hand. An address whose sign-up was deleted is kept as a hash alone, and not shown.',
+      'Addresses never mailed again, confirmations included: after a hard bounce, three soft bounces in a week, a complaint, by hand, or by an import. An address whose sign-up was deleted is kept as a hash alone, and not shown.',
     search: 'Search suppressed addresses',
     searchPlaceholder: 'part of an address',
     suppressionsCaption: 'Suppressed addresses, the newest first',
@@ -625,6 +685,7 @@ export const adminContent = {
       'soft-bounce': 'soft bounces',
       complaint: 'complaint',
       manual: 'added by hand',
+      imported: 'imported (a list’s unsubscribed or cleaned)',
     } satisfies Record<SuppressionReason, string>,
     forgotten: '(sign-up deleted: hash only)',
     noSuppressions: 'No address is suppressed.',

@@ -8,6 +8,9 @@ import { type CountedDemand, type NamedBreed, namedBreed, type PeopleFigures, TO
 
 /** One breed's people: a sign-up that named it in any spelling. */
 const OF_BREED = `waitlist.id IN (SELECT signup_id FROM signup_breeds WHERE breed = $1)`
+/** Those who joined themselves, or confirmed since an import brought them (demand/sqlite.ts). */
+const JOINED = `(waitlist.import_id IS NULL OR waitlist.confirmed_at IS NOT NULL)`
+const IMPORTED = `waitlist.import_id IS NOT NULL AND waitlist.confirmed_at IS NULL AND waitlist.unsubscribed_at IS NULL`
 
 /** What the rows answer; for a breed, its people's figures too. Counts as int: pg reads bigint as text. */
 export async function postgresCountedDemand(db: Queryable, growth: PostgresGrowth, breed: string | null): Promise<CountedDemand> {
@@ -19,7 +22,7 @@ export async function postgresCountedDemand(db: Queryable, growth: PostgresGrowt
        count(DISTINCT waitlist.id) FILTER (WHERE waitlist.role IS DISTINCT FROM 'breeder' AND waitlist.role IS DISTINCT FROM 'owner')::int AS others,
        count(DISTINCT waitlist.id)::int AS total
      FROM signup_breeds AS named JOIN waitlist ON waitlist.id = named.signup_id
-     WHERE waitlist.unsubscribed_at IS NULL AND ${only}
+     WHERE waitlist.unsubscribed_at IS NULL AND ${JOINED} AND ${only}
      GROUP BY named.breed, CASE WHEN named.breed IS NULL THEN coalesce(named.name_key, lower(named.name)) END
      ORDER BY total DESC, name LIMIT ${TOP_BREEDS}`,
     [breed],
@@ -37,7 +40,7 @@ async function peopleOfBreed(db: Queryable, breed: string): Promise<PeopleFigure
   )
   const byRoleCountry = await db.query<Segments['byRoleCountry'][number]>(
     `SELECT role, country, count(confirmed_at)::int AS confirmed, (count(*) - count(confirmed_at))::int AS unconfirmed
-     FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED} GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
+     FROM waitlist WHERE unsubscribed_at IS NULL AND ${JOINED} AND ${OF_BREED} GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
     [breed],
   )
   const byCountry = await db.query<PeopleFigures['byCountry'][number]>(
@@ -45,21 +48,29 @@ async function peopleOfBreed(db: Queryable, breed: string): Promise<PeopleFigure
        count(*) FILTER (WHERE role = 'club')::int AS clubs, count(*) FILTER (WHERE role = 'enthusiast')::int AS enthusiasts,
        count(*) FILTER (WHERE role IS NULL)::int AS unsaid, count(*)::int AS total,
        count(*) FILTER (WHERE platform = 'ios')::int AS ios, count(*) FILTER (WHERE platform = 'android')::int AS android
-     FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED} GROUP BY country ORDER BY total DESC, country LIMIT 50`,
+     FROM waitlist WHERE unsubscribed_at IS NULL AND ${JOINED} AND ${OF_BREED} GROUP BY country ORDER BY total DESC, country LIMIT 50`,
     [breed],
   )
   const byPlatform = await db.query<Segments['byPlatform'][number]>(
-    `SELECT platform, count(*)::int AS total, count(confirmed_at)::int AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED}
+    `SELECT platform, count(*)::int AS total, count(confirmed_at)::int AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ${JOINED} AND ${OF_BREED}
      GROUP BY platform ORDER BY total DESC, platform NULLS LAST`,
     [breed],
   )
   const byLocale = await db.query<Segments['byLocale'][number]>(
-    `SELECT locale, count(*)::int AS total, count(confirmed_at)::int AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED}
+    `SELECT locale, count(*)::int AS total, count(confirmed_at)::int AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ${JOINED} AND ${OF_BREED}
      GROUP BY locale ORDER BY total DESC, locale`,
     [breed],
   )
+  const imported = await db.query<{ country: string | null; total: number }>(
+    `SELECT country, count(*)::int AS total FROM waitlist WHERE ${IMPORTED} AND ${OF_BREED} GROUP BY country ORDER BY total DESC, country LIMIT 50`,
+    [breed],
+  )
+  const importedTotal = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM waitlist WHERE ${IMPORTED} AND ${OF_BREED}`, [
+    breed,
+  ])
   return {
     ...(totals.rows[0] ?? { total: 0, confirmed: 0, unsubscribed: 0 }),
+    imported: { total: importedTotal.rows[0]?.total ?? 0, byCountry: imported.rows },
     byRoleCountry: byRoleCountry.rows,
     byCountry: byCountry.rows,
     byPlatform: byPlatform.rows,

@@ -9,6 +9,9 @@ import { type CountedDemand, type NamedBreed, namedBreed, type PeopleFigures, TO
 
 /** One breed's people (all of them with none): a sign-up that named it in any spelling. */
 const OF_BREED = `waitlist.id IN (SELECT signup_id FROM signup_breeds WHERE breed = @breed)`
+/** Those who joined themselves, or confirmed since an import brought them: an imported person who never confirmed is counted apart. */
+const JOINED = `(waitlist.import_id IS NULL OR waitlist.confirmed_at IS NOT NULL)`
+const IMPORTED = `waitlist.import_id IS NOT NULL AND waitlist.confirmed_at IS NULL AND waitlist.unsubscribed_at IS NULL`
 
 /** What the rows answer; for a breed, its people's figures too. */
 export async function sqliteCountedDemand(read: SqliteRead, breed: string | null): Promise<CountedDemand> {
@@ -19,7 +22,7 @@ export async function sqliteCountedDemand(read: SqliteRead, breed: string | null
        count(DISTINCT CASE WHEN waitlist.role = 'breeder' THEN waitlist.id END) AS breeders, count(DISTINCT CASE WHEN waitlist.role = 'owner' THEN waitlist.id END) AS owners,
        count(DISTINCT CASE WHEN waitlist.role IS NOT 'breeder' AND waitlist.role IS NOT 'owner' THEN waitlist.id END) AS others, count(DISTINCT waitlist.id) AS total
      FROM signup_breeds AS named JOIN waitlist ON waitlist.id = named.signup_id
-     WHERE waitlist.unsubscribed_at IS NULL AND ${only}
+     WHERE waitlist.unsubscribed_at IS NULL AND ${JOINED} AND ${only}
      GROUP BY named.breed, CASE WHEN named.breed IS NULL THEN coalesce(named.name_key, lower(named.name)) END
      ORDER BY total DESC, name LIMIT ${TOP_BREEDS}`,
     { breed },
@@ -36,28 +39,36 @@ async function peopleOfBreed(read: SqliteRead, breed: string): Promise<PeopleFig
   )
   const byRoleCountry = read<Segments['byRoleCountry'][number]>(
     `SELECT role, country, count(confirmed_at) AS confirmed, count(*) - count(confirmed_at) AS unconfirmed
-     FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED} GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
+     FROM waitlist WHERE unsubscribed_at IS NULL AND ${JOINED} AND ${OF_BREED} GROUP BY role, country ORDER BY count(*) DESC, country, role LIMIT 500`,
     { breed },
   )
   const byCountry = read<PeopleFigures['byCountry'][number]>(
     `SELECT country, sum(role = 'breeder') AS breeders, sum(role = 'owner') AS owners, sum(role = 'club') AS clubs,
        sum(role = 'enthusiast') AS enthusiasts, sum(role IS NULL) AS unsaid, count(*) AS total,
        sum(platform IS 'ios') AS ios, sum(platform IS 'android') AS android
-     FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED} GROUP BY country ORDER BY total DESC, country LIMIT 50`,
+     FROM waitlist WHERE unsubscribed_at IS NULL AND ${JOINED} AND ${OF_BREED} GROUP BY country ORDER BY total DESC, country LIMIT 50`,
     { breed },
   )
   const byPlatform = read<Segments['byPlatform'][number]>(
-    `SELECT platform, count(*) AS total, count(confirmed_at) AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED}
+    `SELECT platform, count(*) AS total, count(confirmed_at) AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ${JOINED} AND ${OF_BREED}
      GROUP BY platform ORDER BY total DESC, platform IS NULL, platform`,
     { breed },
   )
   const byLocale = read<Segments['byLocale'][number]>(
-    `SELECT locale, count(*) AS total, count(confirmed_at) AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ${OF_BREED}
+    `SELECT locale, count(*) AS total, count(confirmed_at) AS confirmed FROM waitlist WHERE unsubscribed_at IS NULL AND ${JOINED} AND ${OF_BREED}
      GROUP BY locale ORDER BY total DESC, locale`,
     { breed },
   )
+  const imported = read<{ country: string | null; total: number }>(
+    `SELECT country, count(*) AS total FROM waitlist WHERE ${IMPORTED} AND ${OF_BREED} GROUP BY country ORDER BY total DESC, country LIMIT 50`,
+    { breed },
+  )
+  const [importedTotal] = await read<{ total: number }>(`SELECT count(*) AS total FROM waitlist WHERE ${IMPORTED} AND ${OF_BREED}`, {
+    breed,
+  })
   return {
     ...(totals ?? { total: 0, confirmed: 0, unsubscribed: 0 }),
+    imported: { total: importedTotal?.total ?? 0, byCountry: await imported },
     byRoleCountry: await byRoleCountry,
     byCountry: await byCountry,
     byPlatform: await byPlatform,

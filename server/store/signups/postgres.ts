@@ -26,7 +26,9 @@ export const SIGNUP_COLUMNS = `waitlist.id::text AS id, email, ${iso('waitlist.c
   (SELECT ${iso('claimed_at')} FROM app_links WHERE app_links.signup_id = waitlist.id) AS claimed_at,
   ARRAY(SELECT name FROM signup_breeds WHERE signup_id = waitlist.id ORDER BY position) AS breeds,
   (SELECT inviter.email FROM waitlist AS inviter WHERE inviter.id = waitlist.invited_by) AS invited_by_email,
-  (SELECT count(*)::int FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
+  (SELECT count(*)::int FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed,
+  waitlist.import_id::int AS import_id, (SELECT basis FROM imports WHERE imports.id = waitlist.import_id) AS import_basis,
+  (SELECT ${iso('started_at')} FROM imports WHERE imports.id = waitlist.import_id) AS imported_at`
 
 /**
  * The sign-ups of one batch in one statement, each with its confirmation mail when one is due: a

@@ -25,7 +25,9 @@ export const SIGNUP_COLUMNS = `waitlist.id, email, waitlist.created_at, utm_sour
   (SELECT claimed_at FROM app_links WHERE app_links.signup_id = waitlist.id) AS claimed_at,
   (SELECT json_group_array(name) FROM (SELECT name FROM signup_breeds WHERE signup_id = waitlist.id ORDER BY position)) AS breeds,
   (SELECT inviter.email FROM waitlist AS inviter WHERE inviter.id = waitlist.invited_by) AS invited_by_email,
-  (SELECT count(*) FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed`
+  (SELECT count(*) FROM waitlist AS invitee WHERE invitee.invited_by = waitlist.id AND invitee.invite_credited_at IS NOT NULL) AS invites_confirmed,
+  waitlist.import_id, (SELECT basis FROM imports WHERE imports.id = waitlist.import_id) AS import_basis,
+  (SELECT started_at FROM imports WHERE imports.id = waitlist.import_id) AS imported_at`
 
 export type SignUpRow = Omit<SignUp, 'breeds'> & { breeds: string }
 /** breeds: the names of the profile's rows, in their order (a JSON array in SQLite). */

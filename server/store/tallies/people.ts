@@ -16,8 +16,12 @@ import type { TallyKind, TallyRow } from './shared.js'
 export const PEOPLE_TALLIES: readonly TallyKind[] = ['people']
 export const SIGNUP_TALLIES: readonly TallyKind[] = ['signups-day', 'signups-source']
 
-/** Where a sign-up stands: confirmed and subscribed (waiting), not confirmed yet, or stopped its mail. */
-type Standing = 'waiting' | 'unconfirmed' | 'stopped' | 'stopped-unconfirmed'
+/**
+ * Where a sign-up stands: confirmed and subscribed (waiting), not confirmed yet, or stopped its mail;
+ * `imported`: brought in by an import and not confirmed since (db/<dialect>/019), counted apart from
+ * those who joined themselves. Once confirmed, an imported person waits as anyone does.
+ */
+type Standing = 'waiting' | 'unconfirmed' | 'imported' | 'stopped' | 'stopped-unconfirmed'
 
 interface People {
   role: Role | null
@@ -47,7 +51,9 @@ export function peopleOf(rows: readonly TallyRow[]): People[] {
 }
 
 const confirmed = (p: People) => p.standing === 'waiting' || p.standing === 'stopped'
+/** Those who joined themselves and have not stopped e-mails: what the demand map's figures count. */
 const subscribed = (p: People) => p.standing === 'waiting' || p.standing === 'unconfirmed'
+const stopped = (p: People) => p.standing === 'stopped' || p.standing === 'stopped-unconfirmed'
 
 /** Adds each group's people up. */
 function grouped<K, V>(people: readonly People[], keyOf: (p: People) => K, start: () => V, add: (sum: V, p: People) => void): Map<K, V> {
@@ -89,7 +95,7 @@ export const everyoneOf = (people: readonly People[]) => people.reduce((sum, p) 
 /** The demand map's figures of everyone (no breed asked): what the rows' GROUP BYs answered, from the tallies. */
 export function demandOf(people: readonly People[]): Pick<
   Segments,
-  'total' | 'confirmed' | 'unsubscribed' | 'byRoleCountry' | 'byPlatform' | 'byLocale'
+  'total' | 'confirmed' | 'unsubscribed' | 'byRoleCountry' | 'byPlatform' | 'byLocale' | 'imported'
 > & {
   byCountry: Omit<Segments['byCountry'][number], 'claimed'>[]
 } {
@@ -158,12 +164,30 @@ export function demandOf(people: readonly People[]): Pick<
   return {
     total: everyoneOf(people),
     confirmed: people.reduce((sum, p) => sum + (confirmed(p) ? p.n : 0), 0),
-    unsubscribed: people.reduce((sum, p) => sum + (subscribed(p) ? 0 : p.n), 0),
+    unsubscribed: people.reduce((sum, p) => sum + (stopped(p) ? p.n : 0), 0),
+    imported: importedOf(people),
     byRoleCountry,
     byCountry,
     byPlatform,
     byLocale,
   }
+}
+
+/** Imported people who never confirmed, per country (none said: null), the most first. */
+function importedOf(people: readonly People[]): Segments['imported'] {
+  const imported = people.filter((p) => p.standing === 'imported')
+  const byCountry = [
+    ...grouped(
+      imported,
+      (p) => p.country,
+      () => ({ total: 0 }),
+      (sum, p) => void (sum.total += p.n),
+    ),
+  ]
+    .map(([country, sum]) => ({ country, total: sum.total }))
+    .sort((a, b) => b.total - a.total || compare(a.country, b.country))
+    .slice(0, 50)
+  return { total: imported.reduce((sum, p) => sum + p.n, 0), byCountry }
 }
 
 /** The stats: sign-ups per day (oldest first) and per source (the most first, `limit` of them). */

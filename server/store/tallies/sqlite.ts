@@ -71,7 +71,7 @@ export const RECOUNT_TALLIES = `
     SELECT 'mail-domain', domain, 'unsubscribed', count(*) FROM unsubscribe_tallies WHERE domain IS NOT NULL GROUP BY 2;
   INSERT INTO tallies (kind, key, field, n) SELECT 'people', coalesce(role, '') || '|' || coalesce(country, '') || '|' || locale || '|' || coalesce(platform, '') || '|' ||
       CASE WHEN unsubscribed_at IS NOT NULL THEN CASE WHEN confirmed_at IS NOT NULL THEN 'stopped' ELSE 'stopped-unconfirmed' END
-        WHEN confirmed_at IS NOT NULL THEN 'waiting' ELSE 'unconfirmed' END, 'n', count(*) FROM waitlist GROUP BY 2;
+        WHEN confirmed_at IS NOT NULL THEN 'waiting' WHEN import_id IS NOT NULL THEN 'imported' ELSE 'unconfirmed' END, 'n', count(*) FROM waitlist GROUP BY 2;
   INSERT INTO tallies (kind, key, field, n) SELECT 'signups-day', substr(created_at, 1, 10), 'signups', count(*) FROM waitlist GROUP BY 2;
   INSERT INTO tallies (kind, key, field, n) SELECT 'signups-source', coalesce(utm_source, referrer, ''), 'signups', count(*) FROM waitlist GROUP BY 2;
   INSERT INTO tallies (kind, key, field, n)
