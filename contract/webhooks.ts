@@ -13,6 +13,8 @@ export const WEBHOOK_EVENTS = [
   'campaign.finished',
   'campaign.paused',
   'country.ready',
+  /** An import ended (done, failed or cancelled): its id, status and counts, never an address (contract/imports.ts). */
+  'import.completed',
 ] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 

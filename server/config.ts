@@ -1,6 +1,7 @@
 // The only module that reads the environment. Every variable is validated at start-up, and a bad
 // start names every wrong variable in one message before anything is opened.
 import { z } from 'zod'
+import { DEFAULT_IMPORT_MAX_BYTES } from '../contract/imports.js'
 import { dkimKeyProblem, readPem } from './mail/dkim.js'
 import { sendgridKey } from './mail/sendgrid.js'
 import { DEFAULT_SNS_CERT_URL_PATTERN } from './mail/sns.js'
@@ -205,6 +206,8 @@ const schema = z.object({
   CAMPAIGN_PAUSE_COMPLAINT_RATE: z.coerce.number().min(0).max(1).default(0.001),
   /** The outbox's pace, for the whole deployment; 0 sends as fast as the server takes them. */
   MAIL_RATE_PER_SECOND: z.coerce.number().min(0).max(10_000).default(10),
+  /** The largest CSV an import takes, in the file's own bytes (docs/import.md): 413 above it, before reading a request that declares more. */
+  IMPORT_MAX_BYTES: z.coerce.number().int().min(1).default(DEFAULT_IMPORT_MAX_BYTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

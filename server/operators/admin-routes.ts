@@ -21,6 +21,7 @@ import { auditOf, teamGate } from '../team/auth.js'
 import { webhookRoutes } from '../webhooks/routes.js'
 import { partnerAdminRoutes } from '../partners/admin-routes.js'
 import type { VisitorPages } from '../visitor/pages.js'
+import { importRoutes } from '../imports/routes.js'
 import { sessionRoutes } from '../team/session-routes.js'
 import { signInPage } from '../team/sign-in-page.js'
 import { teamRoutes } from '../team/team-routes.js'
@@ -30,7 +31,7 @@ const MAX_PAGE = 100
 
 type AdminConfig = Pick<
   Config,
-  'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL' | 'PLAY_STORE_URL' | 'ADMIN_TOKEN' | 'SITE_URL' | 'WEBHOOK_ALLOW_PRIVATE'
+  'MAIL_DIR' | 'MAIL_FROM' | 'APP_STORE_URL' | 'PLAY_STORE_URL' | 'ADMIN_TOKEN' | 'SITE_URL' | 'WEBHOOK_ALLOW_PRIVATE' | 'IMPORT_MAX_BYTES'
 >
 
 /**
@@ -80,6 +81,7 @@ async function adminApi(app: FastifyInstance, { config, pages }: { config: Admin
   await app.register(deliverabilityRoutes)
   await app.register(webhookRoutes, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE })
   await app.register(partnerAdminRoutes, { pages })
+  await app.register(importRoutes, { maxBytes: config.IMPORT_MAX_BYTES })
 
   app.get('/mail', { config: { permission: 'mail:read' } }, async (): Promise<MailOverview> => {
     const files = app.transport.kind === 'files'

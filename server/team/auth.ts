@@ -19,6 +19,11 @@ declare module 'fastify' {
     permission?: Permission | 'self' | 'public'
     /** Needs a sign-in within TEAM_TIMES.recentSignInMs when the caller is a session. */
     recent?: boolean
+    /**
+     * A body besides JSON that a session's write may send here: an upload from the admin page (a
+     * file, `multipart/form-data`; its first bytes, `text/csv`). The Origin check still holds.
+     */
+    accepts?: string
   }
   interface FastifyRequest {
     /** Who made the request, once the admin API's hook has looked (null: nobody signed in). */
@@ -153,11 +158,17 @@ export function checkPermission(request: FastifyRequest, needs: Permission | 'se
     throw new HttpError(403, RECENT_SIGN_IN_REQUIRED, 'Sign in again to do this: it needs a sign-in within the last 15 minutes')
 }
 
-/** A write that rides on a cookie must come from our own page: same origin, and JSON. */
+/**
+ * A write that rides on a cookie must come from our own page: same origin, and JSON (or, where a
+ * route takes an upload, its type: a cross-site form could send one, but never with our Origin).
+ */
 function checkSameOrigin(app: FastifyInstance, request: FastifyRequest): void {
   const origin = request.headers.origin
   const allowed = new Set([new URL(app.siteUrl()).origin, `${request.protocol}://${request.host}`])
   if (!origin || !allowed.has(origin)) throw new HttpError(403, 'cross_origin', 'A signed-in write must come from the admin page itself')
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
+  const upload = request.routeOptions.config.accepts
+  if (upload !== undefined && type === upload) return
   if (!/^application\/json\b/i.test(request.headers['content-type'] ?? ''))
     throw new HttpError(415, 'json_required', 'A signed-in write must send application/json')
 }

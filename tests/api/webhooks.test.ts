@@ -11,6 +11,7 @@ import { startReceiver, type Receiver } from '../support/receiver'
 import { startServer, type TestServer } from '../support/server'
 import { STORES, type StoreKind } from '../support/stores'
 import { joinTeam, runSql, sameSql, teamLinkFor } from '../support/team'
+import { imported } from '../support/imports'
 
 const ADMIN_TOKEN = 'webhook-tests-admin-token-0123456789'
 /** Every server here: private addresses allowed (the receivers are local), retries 50 times sooner. */
@@ -133,10 +134,18 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
       expect(claimed.status).toBe(200)
       expect((await form(server, `/me/${bea.token}/unsubscribe`, '')).status).toBe(303)
       expect((await form(server, `/me/${bea.token}/delete`, 'confirm=yes')).status).toBe(303)
+      // An import of two people: one event with its counts, and none per person (checked below).
+      const members = await imported(
+        server,
+        { token: ADMIN_TOKEN },
+        { mode: 'subscribe', basis: 'Club members' },
+        'email\ncid@example.com\nbea@example.com\n',
+      )
+      expect(members.added).toBe(2)
 
       const types = WEBHOOK_EVENTS
-      // Every type the contract lists: ten, each arriving at least once.
-      expect(types).toHaveLength(10)
+      // Every type the contract lists: eleven, each arriving at least once.
+      expect(types).toHaveLength(11)
       await receiver.until((got) => types.every((type) => got.some((r) => r.type === type)))
       expect(receiver.rejected).toBe(0)
       const created = receiver.received.filter((r) => r.type === 'signup.created')
@@ -172,6 +181,9 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
         { id: campaign, recipients: 2, reason: null, by: 'operator' },
       ])
       expect(receiver.received.find((r) => r.type === 'signup.deleted')?.data).toMatchObject({ id: bea.id })
+      expect(receiver.received.filter((r) => r.type === 'import.completed').map((r) => r.data)).toEqual([
+        { id: members.id, status: 'done', mode: 'subscribe', rows: 2, processed: 2, added: 2, filled: 0, skipped: 0, failed: 0 },
+      ])
       expect(receiver.received.find((r) => r.type === 'signup.claimed')?.data).toEqual({
         ...adaAs('both'),
         claimedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) as unknown,
