@@ -200,6 +200,13 @@ export const SEGMENT = {
     help: 'the language their mails are in',
     flag: 'locale',
   },
+  imported: {
+    kind: 'switch',
+    label: 'People an import brought in',
+    // contract/imports.ts: imported people never asked to join themselves.
+    help: 'only people an import brought in whether they confirmed since or not (without this those who never confirmed are never mailed)',
+    flag: 'imported',
+  },
 } as const satisfies Record<string, SegmentField>
 
 export type SegmentFieldName = keyof typeof SEGMENT

@@ -96,20 +96,33 @@ function preheaderOf(text: string): string {
   return plain.length > 110 ? `${plain.slice(0, 107).trimEnd()}…` : plain
 }
 
-export function renderCampaign(campaign: { subject: string; markdown: string }, links: CampaignLinks, copy: MailCopy): RenderedMail {
+/**
+ * `unconfirmedImport`: the recipient came with an import and never confirmed (contract/imports.ts):
+ * the mail says so, asks them to confirm with a button to their page, and its footer says why it came.
+ */
+export function renderCampaign(
+  campaign: { subject: string; markdown: string },
+  links: CampaignLinks,
+  copy: MailCopy,
+  unconfirmedImport = false,
+): RenderedMail {
   const text = fill(campaign.markdown, links)
+  const ask = unconfirmedImport ? copy.imported : null
+  const footer = ask ? { ...copy.footer, why: ask.why } : copy.footer
+  const asking = ask ? ask.paragraphs.map((p) => `<p style="margin:0 0 14px">${escape(p)}</p>`).join('\n') : ''
   return {
     subject: campaign.subject,
     html: layoutHtml({
       subject: campaign.subject,
       preheader: preheaderOf(text),
       heading: campaign.subject,
-      bodyHtml: markdown.parse(text, { async: false }),
-      footer: { words: copy.footer, links },
+      bodyHtml: `${asking}${markdown.parse(text, { async: false })}`,
+      ...(ask ? { button: { label: ask.button, href: links.page } } : {}),
+      footer: { words: footer, links },
       product: copy.product,
       lang: copy.locale,
     }),
-    text: `${text.trimEnd()}\n\n${textFooter(copy.footer, links)}`,
+    text: `${ask ? `${ask.paragraphs.join('\n\n')}\n\n` : ''}${text.trimEnd()}\n\n${ask ? `${ask.linkIntro}\n${links.page}\n\n` : ''}${textFooter(footer, links)}`,
   }
 }
 

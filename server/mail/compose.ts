@@ -27,6 +27,7 @@ export interface ComposerOptions {
     locale: Locale,
     copyIn: (locale: Locale) => MailCopy,
     app: ClaimedMail['app'],
+    unconfirmedImport: boolean,
   ) => Promise<RenderedMail>
 }
 
@@ -71,7 +72,7 @@ export function createComposer(options: ComposerOptions): (mail: ClaimedMail) =>
     let rendered: RenderedMail
     if (mail.kind === 'confirm') rendered = renderConfirmation(copyIn(mail.locale), links)
     else if (mail.campaignId !== null && options.campaign)
-      rendered = await options.campaign(mail.campaignId, links, mail.locale, copyIn, mail.app)
+      rendered = await options.campaign(mail.campaignId, links, mail.locale, copyIn, mail.app, mail.unconfirmedImport)
     else throw new Error(`a ${mail.kind} mail without its campaign`)
     return {
       from: options.mailFrom,
@@ -94,7 +95,7 @@ export function createComposer(options: ComposerOptions): (mail: ClaimedMail) =>
  */
 export function campaignRenderer(store: WaitlistStore, stores: StoreUrls, siteUrl: () => string): NonNullable<ComposerOptions['campaign']> {
   const cache = new Map<number, Campaign>()
-  return async (campaignId, links, locale, copyIn, app) => {
+  return async (campaignId, links, locale, copyIn, app, unconfirmedImport) => {
     let campaign = cache.get(campaignId)
     if (!campaign) {
       campaign = await store.campaigns.get(campaignId)
@@ -110,6 +111,7 @@ export function campaignRenderer(store: WaitlistStore, stores: StoreUrls, siteUr
       chosen.words,
       { ...links, appStore: stores.appStoreUrl ?? siteUrl(), appLink, storeUrl: storeUrlFor(stores, app.platform, appLink, app.code) },
       copyIn(chosen.locale),
+      unconfirmedImport,
     )
   }
 }

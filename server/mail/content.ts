@@ -23,6 +23,8 @@ export interface MailCopy {
     linkIntro: string
     signOff: string
   }
+  /** A campaign mail to someone an import brought in who never confirmed: why it came, and the ask to confirm. */
+  imported: { why: string; paragraphs: string[]; button: string; linkIntro: string }
 }
 
 export function mailCopy(product: string, locale: Locale = DEFAULT_LOCALE): MailCopy {
@@ -40,6 +42,12 @@ export function mailCopy(product: string, locale: Locale = DEFAULT_LOCALE): Mail
       afterButton: t.list('mail.confirmation.afterButton'),
       linkIntro: t('mail.confirmation.linkIntro'),
       signOff: t('mail.confirmation.signOff'),
+    },
+    imported: {
+      why: t('mail.imported.why'),
+      paragraphs: t.list('mail.imported.paragraphs'),
+      button: t('mail.imported.button'),
+      linkIntro: t('mail.imported.linkIntro'),
     },
   }
 }

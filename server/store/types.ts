@@ -250,6 +250,8 @@ export interface ClaimedMail {
   note: Record<string, unknown> | null
   /** A campaign mail's recipient's app link code (made with its first campaign mail) and phone; null for other mails. */
   app: { code: string; platform: Platform | null } | null
+  /** The recipient came with an import and has not confirmed: a campaign mail asks them to (contract/imports.ts). */
+  unconfirmedImport: boolean
 }
 
 /** The queue now, and what became of every mail. */

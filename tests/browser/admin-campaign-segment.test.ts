@@ -37,6 +37,7 @@ const EVERY_FIELD: Required<Segment> = {
   locales: ['en', 'pl'],
   claimed: false,
   partners: ['1', '2'],
+  imported: true,
 }
 
 describe.skipIf(!chromiumAvailable)('a campaign segment in the composer', () => {

@@ -13,6 +13,7 @@ import type { BreedMetersAnswer, BreedTargets, SegmentSide, UnmatchedAnswer } fr
 import type { CampaignDraft, CampaignProgress, CampaignRequest, CampaignWritten, Segments } from '../../contract/campaigns'
 import type { Deliverability } from '../../contract/deliverability'
 import type { Funnel, LaunchTargets } from '../../contract/growth'
+import type { ImportPreview, ImportStatus } from '../../contract/imports'
 import type { Locale } from '../../contract/locales'
 import type { Suppression } from '../../contract/mail-events'
 import type { WebhookAttempt, WebhookEndpoint } from '../../contract/webhooks'
@@ -61,11 +62,12 @@ async function errorOf(response: Response): Promise<AdminApiError> {
 
 async function request(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
   const { json, ...rest } = init
-  const write = (rest.method ?? 'GET') !== 'GET'
+  // A write carries a JSON body (the server refuses a cookie's write that is not JSON), unless it
+  // is an upload that brings its own (an import's file, or its first bytes: the routes that take them say so).
+  const write = (rest.method ?? 'GET') !== 'GET' && rest.body === undefined
   return fetch(`${ADMIN_API_PREFIX}${path}`, {
     ...rest,
     credentials: 'same-origin',
-    // A write always carries a JSON body: the server refuses a cookie's write that is not JSON.
     ...(write ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(json ?? {}) } : {}),
   })
 }
@@ -85,6 +87,9 @@ function withBreedFilter(path: string, filter: BreedFilter): string {
 
 /** The breeds as CSV, filtered: a plain link downloads it, with the session's cookie (no recent sign-in needed). */
 export const breedsCsvUrl = (filter: BreedFilter): string => `${ADMIN_API_PREFIX}${withBreedFilter('/breeds.csv', filter)}`
+
+/** An import's error file: a plain link downloads it, with the session's cookie. */
+export const importErrorsUrl = (id: number): string => `${ADMIN_API_PREFIX}/imports/${id}/errors.csv`
 
 /** The suppression list as CSV: a plain link downloads it, with the session's cookie. */
 export const suppressionsCsvUrl = `${ADMIN_API_PREFIX}/suppressions.csv`
@@ -256,6 +261,19 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
       (await call('/suppressions', { method: 'POST', json: { email } })).json(),
     liftSuppression: async (email: string): Promise<void> =>
       void (await call(`/suppressions/${encodeURIComponent(email)}`, { method: 'DELETE' })),
+    imports: async (): Promise<ImportStatus[]> => ((await (await call('/imports')).json()) as { items: ImportStatus[] }).items,
+    importStatus: async (id: number): Promise<ImportStatus> => (await call(`/imports/${id}`)).json(),
+    /** The file's first bytes as the import will read them (`partial`: the file goes on past them). */
+    previewImport: async (head: Blob, partial: boolean): Promise<ImportPreview> =>
+      (await call(`/imports/preview?partial=${partial}`, { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body: head })).json(),
+    /** The fields, then the file (the server reads them in that order). */
+    startImport: async (fields: Record<string, string>, file: File): Promise<{ id: number }> => {
+      const form = new FormData()
+      for (const [name, value] of Object.entries(fields)) form.append(name, value)
+      form.append('file', file, file.name)
+      return (await call('/imports', { method: 'POST', body: form })).json()
+    },
+    cancelImport: async (id: number): Promise<ImportStatus> => (await call(`/imports/${id}/cancel`, { method: 'POST' })).json(),
     audit: async (before?: number): Promise<AuditPage> =>
       (
         await call(`/audit?${new URLSearchParams(before === undefined ? { limit: '50' } : { limit: '50', before: String(before) })}`)

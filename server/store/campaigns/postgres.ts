@@ -9,9 +9,10 @@ import { mappedKeysOf, type SegmentFilter, segmentFilter } from './segment.js'
 import { writeAudit } from '../shared/postgres.js'
 import type { Campaign, CampaignStore, DraftChange } from '../types.js'
 
-/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $16 (segmentParams). */
+/** The segment's recipients, as a WHERE clause over `waitlist` with parameters $1 to $17 (segmentParams). */
 const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
-  AND ($1::boolean OR waitlist.confirmed_at IS NOT NULL)
+  AND ($1::boolean OR $17::boolean OR waitlist.confirmed_at IS NOT NULL)
+  AND (CASE WHEN $17::boolean THEN waitlist.import_id IS NOT NULL ELSE waitlist.import_id IS NULL OR waitlist.confirmed_at IS NOT NULL END)
   AND ($2::text[] IS NULL OR waitlist.role = ANY($2))
   AND ($3::text[] IS NULL OR waitlist.country = ANY($3))
   AND (($4::text[] IS NULL AND $12::text[] IS NULL AND $13::text[] IS NULL) OR EXISTS (SELECT 1 FROM signup_breeds AS named
@@ -48,6 +49,7 @@ const segmentParams = (f: SegmentFilter) => [
   f.platforms,
   f.claimed,
   f.partners,
+  f.imported,
 ]
 
 export function createPostgresCampaigns(

@@ -29,6 +29,11 @@ export interface SegmentFilter {
   claimed: boolean | null
   /** The partners' ids (as text: one that is no partner's matches nobody); null: any way in. */
   partners: string[] | null
+  /**
+   * Only people an import brought in, confirmed since or not (contract/imports.ts). Without it, an
+   * imported person who never confirmed is nobody's recipient, whatever includeUnconfirmed says.
+   */
+  imported: boolean
 }
 
 /** What the store works out as it counts or sends, inside the same transaction, for the segment to mean it. */
@@ -103,5 +108,6 @@ export function segmentFilter(segment: Segment, facts: SegmentFacts): SegmentFil
     platforms: list(segment.platforms),
     claimed: segment.claimed ?? null,
     partners: list(segment.partners),
+    imported: segment.imported === true,
   }
 }

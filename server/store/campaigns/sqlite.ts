@@ -10,7 +10,8 @@ import type { AuditEntry, Campaign, CampaignStore, DraftChange } from '../types.
 
 /** The segment's recipients, as a WHERE clause over `waitlist` with named parameters (segmentParams). */
 const SEGMENT_WHERE = `waitlist.unsubscribed_at IS NULL
-  AND (@includeUnconfirmed = 1 OR waitlist.confirmed_at IS NOT NULL)
+  AND (@includeUnconfirmed = 1 OR @imported = 1 OR waitlist.confirmed_at IS NOT NULL)
+  AND (CASE WHEN @imported = 1 THEN waitlist.import_id IS NOT NULL ELSE waitlist.import_id IS NULL OR waitlist.confirmed_at IS NOT NULL END)
   AND (@roles IS NULL OR waitlist.role IN (SELECT value FROM json_each(@roles)))
   AND (@countries IS NULL OR waitlist.country IN (SELECT value FROM json_each(@countries)))
   AND ((@breedIds IS NULL AND @sides IS NULL AND @readyPairs IS NULL) OR EXISTS (SELECT 1 FROM signup_breeds AS named
@@ -49,6 +50,7 @@ const segmentParams = (filter: SegmentFilter) => ({
   platforms: json(filter.platforms),
   claimed: filter.claimed === null ? null : Number(filter.claimed),
   partners: json(filter.partners),
+  imported: filter.imported ? 1 : 0,
 })
 
 export function createSqliteCampaigns(

@@ -25,7 +25,8 @@ export const CLAIM_SQL = `WITH due AS (
   )
   SELECT outbox.id::text AS id, kind, campaign_id::text AS campaign_id, message_key::text AS message_key, attempts,
     ${iso('outbox.created_at')} AS created_at, token, coalesce(waitlist.email, operator_links.email, operators.email) AS email,
-    coalesce(waitlist.locale, 'en') AS locale, signup_id::text AS signup_id, link_id, note, waitlist.platform
+    coalesce(waitlist.locale, 'en') AS locale, signup_id::text AS signup_id, link_id, note, waitlist.platform,
+    coalesce(waitlist.import_id IS NOT NULL AND waitlist.confirmed_at IS NULL, false) AS unconfirmed_import
   FROM due JOIN outbox ON outbox.id = due.id
     LEFT JOIN waitlist ON waitlist.id = outbox.signup_id
     LEFT JOIN operator_links ON operator_links.id = outbox.link_id
@@ -70,6 +71,7 @@ export function createPostgresOutbox(pool: pg.Pool, run: Run): OutboxStore {
     link_id: number | null
     note: Record<string, unknown> | null
     platform: Platform | null
+    unconfirmed_import: boolean
   }
   return {
     claim: (limit, leaseMs) =>
@@ -133,6 +135,7 @@ export function createPostgresOutbox(pool: pg.Pool, run: Run): OutboxStore {
             locale: mail.locale,
             note: mail.note,
             app: appOf(mail),
+            unconfirmedImport: mail.unconfirmed_import,
           }))
         }),
       ),

@@ -26,7 +26,7 @@ export const CLAIM_SQL = `WITH due AS (
   )
   SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, link_id, outbox.signup_id, note,
     coalesce(waitlist.email, operator_links.email, operators.email) AS email, coalesce(waitlist.locale, 'en') AS locale,
-    waitlist.platform
+    waitlist.platform, waitlist.import_id IS NOT NULL AND waitlist.confirmed_at IS NULL AS unconfirmed_import
   FROM due JOIN outbox ON outbox.id = due.id
     LEFT JOIN waitlist ON waitlist.id = outbox.signup_id
     LEFT JOIN operator_links ON operator_links.id = outbox.link_id
@@ -70,6 +70,7 @@ export function createSqliteOutbox(db: Database.Database, run: Run, tallies: Sql
       email: string
       locale: Locale
       platform: Platform | null
+      unconfirmed_import: number | null
     }
     return (due.all({ now: at, limit }) as Due[]).map((mail) => {
       // The mail's token is made when it is first claimed and kept until it is sent, so a resend is the same message.
@@ -90,6 +91,7 @@ export function createSqliteOutbox(db: Database.Database, run: Run, tallies: Sql
         locale: mail.locale,
         note: mail.note === null ? null : (JSON.parse(mail.note) as Record<string, unknown>),
         app: mail.kind === 'campaign' && mail.signup_id !== null ? { code: appCodeFor(mail.signup_id, at), platform: mail.platform } : null,
+        unconfirmedImport: mail.unconfirmed_import === 1,
       }
     })
   })

@@ -10,6 +10,7 @@ import { type AdminApi, AdminApiError } from '../../api'
 import { adminContent } from '../../content'
 import { useLoaded } from '../../hooks'
 import { useAdmin } from '../../session'
+import { ImportedNote } from './imported-note'
 import { SegmentFields, segmentOf, unshownFields } from './segment-fields'
 
 const text = adminContent.campaigns
@@ -308,7 +309,7 @@ export function CampaignsView() {
               </fieldset>
             ))}
           </details>
-          <SegmentFields segment={segment} />
+          <SegmentFields segment={segment} notes={{ imported: <ImportedNote /> }} />
           {unshown.length > 0 ? (
             <p role="status" className="text-sm font-medium text-amber-900">
               {text.unshown(unshown.map((name) => text[name]))}

@@ -1,6 +1,7 @@
 // The composer's "Who gets it": one control per field of the segment's definition
 // (contract/segment.ts), filled from the draft opened, and read back from the form as the same
 // segment. A field added to the definition shows up here by its kind, with no change to this file.
+import type { ReactNode } from 'react'
 import type { Segment } from '../../../../contract/campaigns'
 import {
   MOMENT_PATTERN,
@@ -194,8 +195,8 @@ function Typed({ name, segment }: { name: SegmentFieldName; segment: Segment | u
   )
 }
 
-/** A switch: one tick box, its words beside it. */
-function Switch({ name, segment }: { name: SegmentFieldName; segment: Segment | undefined }) {
+/** A switch: one tick box, its words beside it (and what the composer says of it, if anything). */
+function Switch({ name, segment, note }: { name: SegmentFieldName; segment: Segment | undefined; note?: ReactNode }) {
   return (
     <div>
       <label className="flex items-center gap-2 text-stone-900">
@@ -210,6 +211,7 @@ function Switch({ name, segment }: { name: SegmentFieldName; segment: Segment | 
       </label>
       <div className="pl-6">
         <Hint name={name} />
+        {note}
       </div>
     </div>
   )
@@ -219,8 +221,14 @@ function Switch({ name, segment }: { name: SegmentFieldName; segment: Segment | 
 const textBox =
   'w-full rounded-xl border border-stone-300 bg-white px-4 py-3 text-base text-stone-900 shadow-sm focus-visible:border-brand-600 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none'
 
-/** Every field of the segment, filled from `segment` (the draft opened) or empty. */
-export function SegmentFields({ segment }: { segment: Segment | undefined }) {
+/** Every field of the segment, filled from `segment` (the draft opened) or empty; `notes`: what the composer says under a switch. */
+export function SegmentFields({
+  segment,
+  notes = {},
+}: {
+  segment: Segment | undefined
+  notes?: Partial<Record<SegmentFieldName, ReactNode>>
+}) {
   return (
     <fieldset className="grid gap-5 rounded-xl border border-stone-200 p-4">
       <legend className="px-1 text-sm font-semibold text-stone-700">{text.segment}</legend>
@@ -238,7 +246,7 @@ export function SegmentFields({ segment }: { segment: Segment | undefined }) {
       </div>
       <div className="grid gap-3">
         {fieldsAt(2).map((name) => (
-          <Switch key={name} name={name} segment={segment} />
+          <Switch key={name} name={name} segment={segment} note={notes[name]} />
         ))}
       </div>
     </fieldset>
