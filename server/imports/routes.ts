@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import {
-  IMPORT_ERROR_COLUMNS,
   IMPORT_PREVIEW_BYTES,
   IMPORT_PREVIEW_ROWS,
   type ImportPreview,
@@ -19,17 +18,14 @@ import {
   type ImportStarted,
 } from '../../contract/imports.js'
 import { HttpError } from '../http/errors.js'
-import { csvCell } from '../operators/csv.js'
 import { auditOf } from '../team/auth.js'
 import { delimiterOf, readCsv } from './csv.js'
 import { isBlank, readRecord } from './read.js'
 import { IMPORT_LEASE_MS, runImport } from './run.js'
-import { checkFields, fileHeader } from './start.js'
+import { checkFields, errorsCsv, fileHeader } from './start.js'
 
 /** The fields' own bytes and the multipart framing around them, beside the file: a request declaring more is refused unread. */
 const FIELDS_ALLOWANCE = 16_384
-/** How many error lines errors.csv reads at a time (memory stays one page, whatever the import). */
-const LINES_PAGE = 1_000
 /** How many imports the list shows. */
 const LISTED = 50
 
@@ -247,20 +243,10 @@ export async function importRoutes(app: FastifyInstance, { maxBytes }: { maxByte
     async (request, reply: FastifyReply) => {
       const { id } = request.params as { id: number }
       if (!(await app.store.imports.status(id))) throw new HttpError(404, 'not_found', 'No such import')
-      const lines = app.store.imports
-      async function* csv() {
-        yield `${IMPORT_ERROR_COLUMNS.join(',')}\r\n`
-        for (let after = 0; ;) {
-          const page = await lines.lines(id, after, LINES_PAGE)
-          for (const line of page) yield `${[line.line, line.email, line.reason].map(csvCell).join(',')}\r\n`
-          if (page.length < LINES_PAGE) return
-          after = page.at(-1)?.line ?? after
-        }
-      }
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="kennect-import-${id}-errors.csv"`)
-        .send(Readable.from(csv()))
+        .send(Readable.from(errorsCsv(app.store, id)))
     },
   )
 }

@@ -45,7 +45,8 @@ export interface ImportRun {
 /** How an import's run ended: read through (done), stopped by a cancel or a lost lease, or failed. */
 export type RunEnd = 'done' | 'stopped' | 'failed'
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.())
+// Not unref'd: a command's import has nothing else keeping its process alive between batches.
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 export async function runImport(worker: ImportWorker, run: ImportRun): Promise<RunEnd> {
   const { store, log } = worker

@@ -2,13 +2,17 @@
 // problem naming the field as its caller names it: `basis`, `--basis`), and the file's header.
 import {
   IMPORT_COLUMNS,
+  IMPORT_ERROR_COLUMNS,
   IMPORT_EXISTING,
   IMPORT_MODES,
   type ImportExisting,
   type ImportMode,
+  type ImportStatus,
   MAX_BASIS_LENGTH,
   MAX_LABEL_LENGTH,
 } from '../../contract/imports.js'
+import { csvCell } from '../operators/csv.js'
+import type { WaitlistStore } from '../store/types.js'
 import { readCsv } from './csv.js'
 import { type Header, isBlank, readHeader } from './read.js'
 
@@ -62,4 +66,30 @@ export async function fileHeader(source: AsyncIterable<Buffer>): Promise<FileHea
       : { ok: false, problem: `the header names no email column (${IMPORT_COLUMNS.email.join(', ')}, in any letter case)` }
   }
   return { ok: false, problem: 'the file has no header line (a first line naming the columns, one of them email)' }
+}
+
+/** How many error lines the error file reads at a time (memory stays one page, whatever the import). */
+const LINES_PAGE = 1_000
+
+/**
+ * The error file (the API's errors.csv, the command line's `import errors`): `line,email,reason`,
+ * every cell as the export writes it, so a formula in an address is inert in a spreadsheet.
+ */
+export async function* errorsCsv(store: Pick<WaitlistStore, 'imports'>, id: number): AsyncGenerator<string> {
+  yield `${IMPORT_ERROR_COLUMNS.join(',')}\r\n`
+  for (let after = 0; ;) {
+    const page = await store.imports.lines(id, after, LINES_PAGE)
+    for (const line of page) yield `${[line.line, line.email, line.reason].map(csvCell).join(',')}\r\n`
+    if (page.length < LINES_PAGE) return
+    after = page.at(-1)?.line ?? after
+  }
+}
+
+/** An import's status in one line: the command line's summary (the API's fields, in words). */
+export function summaryOf(
+  status: Pick<ImportStatus, 'id' | 'status' | 'rows' | 'added' | 'filled' | 'skipped' | 'failed' | 'mode'>,
+): string {
+  const n = (count: number) => count.toLocaleString('en')
+  const rows = status.rows === null ? '' : ` ${n(status.rows)} rows,`
+  return `import ${status.id} ${status.status}:${rows} ${n(status.added)} ${status.mode === 'suppress' ? 'suppressed' : 'added'}, ${n(status.filled)} filled, ${n(status.skipped)} skipped, ${n(status.failed)} failed`
 }

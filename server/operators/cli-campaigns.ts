@@ -337,6 +337,8 @@ export async function printSegments(store: WaitlistStore, out: (text: string) =>
   const s = await store.segments()
   const lines = [
     `total ${count(s.total)}, confirmed ${count(s.confirmed)}, unsubscribed ${count(s.unsubscribed)}; in the app ${count(s.claimed)}`,
+    // Brought in by an import and never confirmed: apart from everyone below (docs/import.md).
+    `imported, never confirmed ${count(s.imported.total)}${s.imported.byCountry.length > 0 ? ` (${s.imported.byCountry.map((c) => `${c.country ?? '(none)'} ${count(c.total)}`).join(', ')})` : ''}`,
     '',
     'by country (subscribed; iphone and android among them; in the app beside them):',
   ]

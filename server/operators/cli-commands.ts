@@ -17,6 +17,8 @@ import { printFunnel, runLaunchTargets } from './cli-growth.js'
 import { runAudit, runOperator } from './cli-team.js'
 import { runWebhooks } from './cli-webhooks.js'
 import { runPartners } from './cli-partners.js'
+import { runImportCommand } from './cli-imports.js'
+import { disposableDomainCheck } from '../waitlist/disposable.js'
 import { type ExportFormat, exportChunks, signUps } from './export.js'
 import { loadVisitorPages } from '../visitor/pages.js'
 import { visitorDir } from '../paths.js'
@@ -75,6 +77,12 @@ Commands:
                                         on localhost); --breed and --country make its meter
   partners rotate ID                    a new key; the old one is refused at once
   partners disable ID | enable ID       its key and forms answer 404 (or work again)
+  import FILE --mode subscribe --basis B [--existing skip|fill] [--label L]
+                                        a CSV's addresses as sign-ups, unconfirmed and sent nothing
+                                        (the basis: why we may hold them); --mode suppress adds
+                                        them to the suppression list instead; progress on stderr,
+                                        a summary line on stdout (docs/import.md); Ctrl-C cancels
+  import status ID | errors ID | list   an import's counts; its lines not added (CSV); every import
 
 Segment options (campaign create): each one given narrows who gets the campaign; give an option
 with … once per value (--role breeder --role owner: either).
@@ -161,6 +169,10 @@ export async function main(argv: string[]): Promise<number> {
       'include-email': { type: 'boolean' },
       origin: { type: 'string', multiple: true },
       'thanks-url': { type: 'string' },
+      mode: { type: 'string' },
+      basis: { type: 'string' },
+      existing: { type: 'string' },
+      label: { type: 'string' },
     },
   })
   const [command, ...rest] = positionals
@@ -169,7 +181,12 @@ export async function main(argv: string[]): Promise<number> {
     return command === undefined && !values.help ? 1 : 0
   }
   const since =
-    command === 'campaign' || command === 'funnel' || command === 'audit' || command === 'webhooks' || command === 'partners'
+    command === 'campaign' ||
+    command === 'funnel' ||
+    command === 'audit' ||
+    command === 'webhooks' ||
+    command === 'partners' ||
+    command === 'import'
       ? undefined
       : parseSince(values.since)
   // The export is CSV unless told; the funnel is a table unless told.
@@ -277,6 +294,21 @@ export async function main(argv: string[]): Promise<number> {
           progress: process.stdout,
           sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         })
+      }
+      case 'import': {
+        // Ctrl-C during an import cancels it (what was written stays), then the command ends.
+        const interrupted = new Promise<void>((resolve) => process.once('SIGINT', () => resolve()))
+        return await runImportCommand(
+          store,
+          config,
+          {
+            suppressions: createSuppressions(store.suppressions),
+            rules: { blockedDomain: config.BLOCK_DISPOSABLE_EMAIL ? disposableDomainCheck() : undefined },
+          },
+          rest,
+          { mode: values.mode, basis: values.basis, existing: values.existing, label: values.label },
+          { out: (text) => process.stdout.write(text), progress: process.stderr, interrupted },
+        )
       }
       case 'remove': {
         const [email] = rest
