@@ -1,7 +1,9 @@
 // Imports (docs/import.md, docs/decisions/026-import.md): a CSV of addresses the team already holds,
 // read as the join reads a sign-up, brought in as sign-ups that were sent nothing (`subscribe`), or
 // added to the suppression list (`suppress`). What the admin API takes and answers, the columns a
-// file may have, and why a line was not added. Types, constants and pure checks; imports nothing.
+// file may have, and why a line was not added. Types, constants and pure checks; this folder
+// imports nothing but itself.
+import type { Locale } from './locales.js'
 
 /** `subscribe`: sign-ups, unconfirmed and sent nothing; `suppress`: the suppression list (a Mailchimp "unsubscribed" or "cleaned" export). */
 export const IMPORT_MODES = ['subscribe', 'suppress'] as const
@@ -115,7 +117,7 @@ export const IMPORT_PREVIEW_BYTES = 65_536
 export interface ImportPreviewRow {
   line: number
   email: string
-  locale: string
+  locale: Locale
   country: string | null
   role: string | null
   /** Each name with the catalogue's breed, null where it knows none (the unmatched list, as a visitor's would be). */

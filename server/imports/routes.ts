@@ -188,7 +188,7 @@ export async function importRoutes(app: FastifyInstance, { maxBytes }: { maxByte
           rows.push({
             line: item.line,
             email: read.email,
-            locale: '',
+            locale: 'en',
             country: null,
             role: null,
             breeds: [],

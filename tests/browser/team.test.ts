@@ -140,6 +140,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the team on $kind', ({ kind, a
       expect(await nav(editor).getByRole('link').allInnerTexts()).toEqual([
         copy.nav.overview,
         copy.nav.signups,
+        copy.nav.imports,
         copy.nav.demand,
         copy.nav.breeds,
         copy.nav.campaigns,

@@ -16,6 +16,7 @@ import { BreedsView } from './views/breeds/breeds'
 import { CampaignsView } from './views/campaigns/campaigns'
 import { DeliverabilityView } from './views/deliverability/deliverability'
 import { DemandView } from './views/demand/demand'
+import { ImportsView } from './views/imports/imports'
 import { MailView } from './views/mail/mail'
 import { OverviewView } from './views/overview/overview'
 import { PartnersView } from './views/partners/partners'
@@ -36,6 +37,7 @@ interface View {
 const VIEWS: readonly View[] = [
   { path: '/', label: copy.nav.overview, permission: 'figures:read', View: OverviewView },
   { path: '/signups', label: copy.nav.signups, permission: 'signups:read', View: SignupsView },
+  { path: '/import', label: copy.nav.imports, permission: 'signups:import', View: ImportsView },
   { path: '/demand', label: copy.nav.demand, permission: 'figures:read', View: DemandView },
   { path: '/breeds', label: copy.nav.breeds, permission: 'figures:read', View: BreedsView },
   { path: '/campaigns', label: copy.nav.campaigns, permission: 'figures:read', View: CampaignsView },

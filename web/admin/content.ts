@@ -36,6 +36,7 @@ export const adminContent = {
     label: 'Admin',
     overview: 'Overview',
     signups: 'Sign-ups',
+    imports: 'Import',
     demand: 'Who is waiting',
     breeds: 'Breeds',
     campaigns: 'Campaigns',
@@ -45,7 +46,6 @@ export const adminContent = {
     team: 'Team',
     audit: 'Audit',
     webhooks: 'Webhooks',
-    imports: 'Import',
     account: 'Your account',
   },
   signedInAs: (email: string, role: OperatorRole) => `${email} (${role})`,
@@ -274,7 +274,10 @@ export const adminContent = {
     cancel: 'Cancel the import',
     confirmCancel: 'Stop the import where it is? What it has added stays.',
     errorsFile: 'Download the lines not added (errors.csv)',
+    errorsLink: 'errors.csv',
+    name: (status: { id: number; label: string | null }) => status.label ?? `Import ${status.id}`,
     list: 'Imports',
+    listCaption: 'Every import, the newest first',
     none: 'No import yet.',
     columns: {
       id: 'Import',
@@ -339,6 +342,8 @@ export const adminContent = {
   direct: '(direct)',
   /** A sign-up that came through another's invite link: whose. */
   invitedBy: (email: string) => `invited by ${email}`,
+  /** A sign-up an import brought in: on what basis, and when (it never confirmed unless its status says so). */
+  importedOn: (basis: string, at: string) => `imported ${at.replace('T', ' ').slice(0, 16)} UTC on the basis: “${basis}”`,
   listLabel: 'All sign-ups',
   searchLabel: 'Search addresses',
   searchPlaceholder: 'part of an address',
@@ -397,6 +402,12 @@ export const adminContent = {
       claimed === 0
         ? 'None has moved into the app yet.'
         : `${counted(claimed, 'person has', 'people have')} moved into the app (their profile claimed by it).`,
+    /** Those an import brought in who never confirmed: counted apart from those who joined themselves. */
+    imported: ({ total, byCountry }: { total: number; byCountry: { country: string | null; total: number }[] }) =>
+      `${counted(total, 'person', 'people')} came with an import and never confirmed, counted apart (in none of the figures below): ${byCountry
+        .slice(0, 10)
+        .map((c) => `${c.country ?? 'no country'} ${c.total.toLocaleString('en')}`)
+        .join(', ')}.`,
     /** Said under a breed filter: the launch meters and inviters are not filtered. */
     forEveryone: 'The launch meters and top inviters below count everyone, whatever their breed.',
     chartLabel: 'Sign-ups per country by role, the largest countries first',

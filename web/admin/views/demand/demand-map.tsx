@@ -46,6 +46,7 @@ export function DemandMap({
             {copy.totals(segments.total, segments.confirmed, segments.unsubscribed, breed ?? undefined)}
           </p>
           <p className="mt-1 text-stone-700">{copy.claimed(segments.claimed)}</p>
+          {segments.imported.total > 0 ? <p className="mt-1 text-stone-700">{copy.imported(segments.imported)}</p> : null}
         </>
       ) : null}
       {segments ? (

@@ -35,9 +35,16 @@ function MailTrouble({ row }: { row: SignUp }) {
   )
 }
 
-/** Where a sign-up came from: its campaign source or referring site, and whose invite it took. */
+/**
+ * Where a sign-up came from: its campaign source or referring site, and whose invite it took; an
+ * imported one, its import with the basis it was brought in on and when.
+ */
 function sourceOf(row: SignUp): string {
-  const parts = [row.utm_source ?? row.referrer, row.invited_by_email === null ? null : copy.invitedBy(row.invited_by_email)]
+  const parts = [
+    row.utm_source ?? row.referrer,
+    row.invited_by_email === null ? null : copy.invitedBy(row.invited_by_email),
+    row.import_basis === null || row.imported_at === null ? null : copy.importedOn(row.import_basis, row.imported_at),
+  ]
   const known = parts.filter((part): part is string => part !== null)
   return known.length > 0 ? known.join(' · ') : copy.direct
 }
