@@ -71,3 +71,19 @@ $$;
 -- ── Suppressed by an import ──────────────────────────────────────────────────────────────────
 ALTER TABLE suppressions DROP CONSTRAINT suppressions_reason,
   ADD CONSTRAINT suppressions_reason CHECK (reason IN ('hard-bounce', 'soft-bounce', 'complaint', 'manual', 'imported'));
+
+-- ── Breed rows that do not count add nothing to the breed tallies (db/sqlite/019 says why) ─────
+CREATE OR REPLACE FUNCTION signup_breeds_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    IF NEW.breed IS NOT NULL AND NEW.counted THEN PERFORM breed_contribution_delta(NEW.signup_id, ARRAY[NEW.breed], NULL, NEW); END IF;
+    RETURN NEW;
+  ELSIF TG_OP = 'DELETE' THEN
+    IF OLD.breed IS NOT NULL AND OLD.counted THEN PERFORM breed_contribution_delta(OLD.signup_id, ARRAY[OLD.breed], OLD.position, NULL::signup_breeds); END IF;
+    RETURN OLD;
+  END IF;
+  IF OLD.breed IS NOT NULL OR NEW.breed IS NOT NULL THEN
+    PERFORM breed_contribution_delta(NEW.signup_id, array_remove(ARRAY[OLD.breed, NEW.breed], NULL), OLD.position, NEW);
+  END IF;
+  RETURN NEW;
+END $$;

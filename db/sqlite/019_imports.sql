@@ -127,3 +127,48 @@ CREATE TRIGGER suppressions_forget AFTER DELETE ON waitlist
 BEGIN
   UPDATE suppressions SET email = NULL WHERE email = lower(OLD.email);
 END;
+
+-- ── Breed rows that do not count add nothing to the breed tallies ─────────────────────────────
+-- (db/sqlite/014): a row of a person who is not confirmed and subscribed changes no contribution, as
+-- all that person's rows share its `counted`; an import writes such rows by the thousand, and each
+-- asked the view twice for nothing.
+DROP TRIGGER breed_tally_before_insert;
+DROP TRIGGER breed_tally_after_insert;
+DROP TRIGGER breed_tally_before_delete;
+DROP TRIGGER breed_tally_after_delete;
+CREATE TRIGGER breed_tally_before_insert BEFORE INSERT ON signup_breeds WHEN NEW.breed IS NOT NULL AND NEW.counted = 1
+BEGIN
+  INSERT INTO tallies (kind, key, field, n)
+    SELECT 'breed', c.breed || '|' || c.country, f.field,
+      -(CASE f.field WHEN 'studs' THEN c.studs WHEN 'dams' THEN c.dams WHEN 'seekers' THEN c.seekers ELSE c.profiles END)
+    FROM breed_contributions AS c JOIN tally_fields AS f ON f.kind = 'breed'
+    WHERE c.signup_id = NEW.signup_id AND c.breed = NEW.breed
+    ON CONFLICT (kind, key, field) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER breed_tally_after_insert AFTER INSERT ON signup_breeds WHEN NEW.breed IS NOT NULL AND NEW.counted = 1
+BEGIN
+  INSERT INTO tallies (kind, key, field, n)
+    SELECT 'breed', c.breed || '|' || c.country, f.field,
+      CASE f.field WHEN 'studs' THEN c.studs WHEN 'dams' THEN c.dams WHEN 'seekers' THEN c.seekers ELSE c.profiles END
+    FROM breed_contributions AS c JOIN tally_fields AS f ON f.kind = 'breed'
+    WHERE c.signup_id = NEW.signup_id AND c.breed = NEW.breed
+    ON CONFLICT (kind, key, field) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER breed_tally_before_delete BEFORE DELETE ON signup_breeds WHEN OLD.breed IS NOT NULL AND OLD.counted = 1
+BEGIN
+  INSERT INTO tallies (kind, key, field, n)
+    SELECT 'breed', c.breed || '|' || c.country, f.field,
+      -(CASE f.field WHEN 'studs' THEN c.studs WHEN 'dams' THEN c.dams WHEN 'seekers' THEN c.seekers ELSE c.profiles END)
+    FROM breed_contributions AS c JOIN tally_fields AS f ON f.kind = 'breed'
+    WHERE c.signup_id = OLD.signup_id AND c.breed = OLD.breed
+    ON CONFLICT (kind, key, field) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER breed_tally_after_delete AFTER DELETE ON signup_breeds WHEN OLD.breed IS NOT NULL AND OLD.counted = 1
+BEGIN
+  INSERT INTO tallies (kind, key, field, n)
+    SELECT 'breed', c.breed || '|' || c.country, f.field,
+      CASE f.field WHEN 'studs' THEN c.studs WHEN 'dams' THEN c.dams WHEN 'seekers' THEN c.seekers ELSE c.profiles END
+    FROM breed_contributions AS c JOIN tally_fields AS f ON f.kind = 'breed'
+    WHERE c.signup_id = OLD.signup_id AND c.breed = OLD.breed
+    ON CONFLICT (kind, key, field) DO UPDATE SET n = n + excluded.n;
+END;

@@ -3,7 +3,7 @@
 // file's own line number of its first line. csv-parse counts a CRLF inside quotes as two lines, so
 // the lines are counted here, from the bytes: each record's start is where the one before ended
 // (csv-parse's byte count), past any empty lines, and its line the breaks before it, plus one.
-import { CsvError, parse } from 'csv-parse'
+import { CsvError, type InfoRecord, type Options, parse } from 'csv-parse'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { IMPORT_MAX_RECORD_BYTES } from '../../contract/imports.js'
@@ -23,6 +23,8 @@ export interface CsvBroken {
   endByte: number
 }
 
+/** How much of the file the parser is given at a time. */
+const SLICE_BYTES = 8_192
 /** The first line this much of the file is looked at for the delimiter. */
 const HEAD_BYTES = 65_536
 const LF = 0x0a
@@ -112,20 +114,33 @@ export async function* readCsv(source: AsyncIterable<Buffer>): AsyncGenerator<Cs
       .replace(/^\uFEFF/, '')
       .split(/\r\n|\r|\n/, 1)[0] ?? ''
   const breaks = new LineBreaks()
-  const parser = parse({
+  // Where the record before ended: the next one starts there (past any empty lines).
+  let ended = 0
+  const options: Options<CsvRecord, string[]> = {
     delimiter: delimiterOf(firstLine),
     bom: true,
-    info: true,
     relax_column_count: true,
     // A quote inside a field that was not quoted is a character of it (an address with a stray quote fails as an address).
     relax_quotes: true,
     skip_empty_lines: true,
     max_record_size: IMPORT_MAX_RECORD_BYTES,
-  })
+    // Each record as it is parsed, small: its cells, its line and where it ends (the parser's own
+    // record of it is left behind at once, so little lives on while records wait to be read).
+    on_record: (cells: string[], context: InfoRecord): CsvRecord => {
+      const line = breaks.lineAt(ended)
+      ended = context.bytes
+      return { line, cells, endByte: ended }
+    },
+  }
+  // csv-parse types a stream's records as its options' default (string[]); these are CsvRecords.
+  const parser = parse(options as unknown as Options)
   const counted = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       breaks.add(chunk)
-      done(null, chunk)
+      // In slices: the parser reads a written chunk whole, and each slice's records wait for the
+      // reader, so a slice's worth lives at a time, not a 64 KiB chunk's thousand records.
+      for (let at = 0; at < chunk.length; at += SLICE_BYTES) this.push(chunk.subarray(at, at + SLICE_BYTES))
+      done()
     },
   })
   const bytes = Readable.from(
@@ -141,13 +156,8 @@ export async function* readCsv(source: AsyncIterable<Buffer>): AsyncGenerator<Cs
   // The records are read below as they come; the pipeline's own end (or failure) is awaited last.
   const piped = pipeline(bytes, counted, parser)
   piped.catch(() => undefined) // its failure is the iteration's, reported there
-  let ended = 0
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
-      const line = breaks.lineAt(ended)
-      ended = info.bytes
-      yield { line, cells: record, endByte: ended }
-    }
+    for await (const record of parser as AsyncIterable<CsvRecord>) yield record
   } catch (error) {
     if (!(error instanceof CsvError)) throw error
     yield { line: breaks.lineAt(ended), broken: true, endByte: Number((error as CsvError & { bytes?: number }).bytes ?? ended) }

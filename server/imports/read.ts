@@ -19,6 +19,23 @@ export interface Header {
   ignored: string[]
 }
 
+/**
+ * A function of one text, remembered for the texts met: a list says the same few countries,
+ * languages and breeds again and again, and reading each anew (normalising, matching) is most of a
+ * row's work and its garbage. At most `limit` texts are kept; past that it starts again.
+ */
+function remembered<T>(read: (text: string) => T, limit = 10_000): (text: string) => T {
+  let known = new Map<string, T>()
+  return (text) => {
+    const found = known.get(text)
+    if (found !== undefined || known.has(text)) return found as T
+    const value = read(text)
+    if (known.size >= limit) known = new Map()
+    known.set(text, value)
+    return value
+  }
+}
+
 /** A header name as matched: letter case and spaces at either end (and runs of spaces inside) ignored. */
 const headerName = (cell: string) => cell.trim().replace(/\s+/g, ' ').toLowerCase()
 
@@ -64,7 +81,8 @@ function countryIndex(): Map<string, CountryCode> {
 }
 
 /** A country as written: its ISO 3166-1 code (any letter case), or its name in English or one of our languages. Null: not said; undefined: unknown. */
-export function readCountry(text: string): CountryCode | null | undefined {
+export const readCountry = remembered(readCountryOf)
+function readCountryOf(text: string): CountryCode | null | undefined {
   const trimmed = text.trim()
   if (trimmed === '') return null
   const code = trimmed.toUpperCase()
@@ -88,7 +106,8 @@ function languageIndex(): Map<string, Locale> {
 }
 
 /** A language as written: a code (`de`, `de-DE`, `de_AT`) or a name; anything else is English, as the join reads it. */
-export function readLanguage(text: string): Locale {
+export const readLanguage = remembered(readLanguageOf)
+function readLanguageOf(text: string): Locale {
   const trimmed = text.trim()
   const tag = trimmed.toLowerCase().split(/[-_]/)[0] ?? ''
   if (isLocale(tag)) return tag
@@ -104,6 +123,8 @@ const oneOf = <T extends string>(values: readonly T[], text: string): T | null |
 // eslint-disable-next-line no-control-regex -- the point is to refuse control characters
 const CONTROL = /[\u0000-\u001f\u007f]/
 
+const readBreed = remembered(readBreedName)
+
 /** The breeds of a cell: names split at `;` or `|`, each once as matching reads it, read by the catalogue. */
 function readBreeds(text: string): ImportRecord['breeds'] | ImportFailure {
   const breeds: ImportRecord['breeds'] = []
@@ -111,7 +132,7 @@ function readBreeds(text: string): ImportRecord['breeds'] | ImportFailure {
     const name = part.trim().replace(/\s+/g, ' ')
     if (name === '') continue
     if (name.length > MAX_BREED_LENGTH || CONTROL.test(name)) return 'breed_too_long'
-    const read = readBreedName(name)
+    const read = readBreed(name)
     if (breeds.some((known) => known.key === read.key)) continue
     breeds.push({ name, ...read })
   }

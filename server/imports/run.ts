@@ -9,7 +9,7 @@ import { readCsv } from './csv.js'
 import { type Header, isBlank, readHeader, readRecord } from './read.js'
 
 /** Records a batch holds: at most a few milliseconds of the store's one writer on SQLite. */
-export const IMPORT_BATCH_RECORDS = 250
+export const IMPORT_BATCH_RECORDS = 100
 /** How long a worker holds its import without renewing it; it renews it with each batch and this often between. */
 export const IMPORT_LEASE_MS = 30_000
 export const IMPORT_RENEW_MS = 5_000
