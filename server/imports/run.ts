@@ -8,16 +8,9 @@ import type { RowRules } from '../waitlist/check-row.js'
 import { readCsv } from './csv.js'
 import { type Header, isBlank, readHeader, readRecord } from './read.js'
 
-/** Records a batch holds: at most a few milliseconds of the store's one writer on SQLite. */
-export const IMPORT_BATCH_RECORDS = 100
 /** How long a worker holds its import without renewing it; it renews it with each batch and this often between. */
 export const IMPORT_LEASE_MS = 30_000
 export const IMPORT_RENEW_MS = 5_000
-/**
- * After each batch the worker rests as long as the batch took: the import takes at most half of the
- * store's writer and of the event loop, and sign-ups go on at their pace meanwhile.
- */
-export const IMPORT_REST_SHARE = 1
 /** How long a batch is tried again while the store cannot answer (a restart, a fail-over), before the import fails. */
 const RETRY_MS = [250, 500, 1_000, 2_000, 4_000, 8_000]
 
@@ -38,6 +31,7 @@ export interface ImportRun {
   signal?: AbortSignal
   /** After each batch committed: how far into the file it has read. */
   onBatch?: (readBytes: number) => void
+  /** The store's pace (ImportStore.pace) unless said: records per batch, and the rest after one as a share of its time. */
   batchRecords?: number
   restShare?: number
 }
@@ -50,8 +44,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export async function runImport(worker: ImportWorker, run: ImportRun): Promise<RunEnd> {
   const { store, log } = worker
-  const batchRecords = run.batchRecords ?? IMPORT_BATCH_RECORDS
-  const rest = run.restShare ?? IMPORT_REST_SHARE
+  const batchRecords = run.batchRecords ?? store.imports.pace.records
+  const rest = run.restShare ?? store.imports.pace.rest
   let lost = false
   const renew = setInterval(() => {
     store.imports.renew(run.id, IMPORT_LEASE_MS).then(

@@ -485,6 +485,12 @@ export interface ImportBatch {
 /** CSV imports (docs/decisions/026-import.md): one running at a time for the whole deployment. */
 export interface ImportStore {
   /**
+   * How the worker should write to this store: records per batch, and how long to rest after a
+   * batch, as a share of the time it took. SQLite's one writer (and the event loop, which waits for
+   * it) is shared with sign-ups; PostgreSQL's batches wait on the network, the event loop free.
+   */
+  readonly pace: { records: number; rest: number }
+  /**
    * The import, running, with its audit line ('import started'): 'busy' while another one runs (an
    * import whose lease ran out is marked failed first, its prefix kept).
    */

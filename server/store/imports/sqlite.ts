@@ -216,6 +216,8 @@ export function createSqliteImports(db: Database.Database, run: Run): ImportStor
   })
 
   return {
+    // A batch holds the one writer, and the event loop with it, about 2 ms; as long again for sign-ups.
+    pace: { records: 100, rest: 1 },
     start: (fields, audit) => run(() => start.immediate(fields, audit)),
     running: () => run(() => running.get(now()) !== undefined),
     write: (id, batch, leaseMs) => run(() => write.immediate(id, batch, leaseMs)),
