@@ -80,8 +80,9 @@ Commands:
   import FILE --mode subscribe --basis B [--existing skip|fill] [--label L]
                                         a CSV's addresses as sign-ups, unconfirmed and sent nothing
                                         (the basis: why we may hold them); --mode suppress adds
-                                        them to the suppression list instead; progress on stderr,
-                                        a summary line on stdout (docs/import.md); Ctrl-C cancels
+                                        them to the suppression list instead. Progress goes to
+                                        stderr, a summary line to stdout (docs/import.md); Ctrl-C
+                                        cancels it, keeping what was written
   import status ID | errors ID | list   an import's counts; its lines not added (CSV); every import
 
 Segment options (campaign create): each one given narrows who gets the campaign; give an option
