@@ -438,6 +438,8 @@ export interface PartnerStore {
   rotate(id: number, key: string, audit: AuditEntry): Promise<boolean>
   /** Its sign-ups per country and per breed, the most first, at most `limit` of each. */
   breakdown(id: number, limit: number): Promise<PartnerBreakdown>
+}
+
 /** An import as it starts (docs/decisions/026-import.md): the file is stored and its header read. */
 export interface ImportStart {
   mode: ImportMode

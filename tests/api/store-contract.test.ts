@@ -424,6 +424,8 @@ describe.each(STORES)('store contract: $kind', ({ kind, available }) => {
       ['partner added', `partner ${other}`],
       ['partner added', `partner ${id}`],
     ])
+  })
+
   /** An import's fields as the route or the command line starts one. */
   const importOf = (fields: Partial<ImportStart> = {}): ImportStart => ({
     mode: 'subscribe',

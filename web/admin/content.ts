@@ -231,6 +231,7 @@ export const adminContent = {
     save: 'Add partner',
     saveChange: 'Save changes',
     added: (name: string) => `${name} is added; its snippets are under its details.`,
+  },
   imports: {
     heading: 'Import a list',
     intro:
