@@ -86,15 +86,31 @@ function unambiguous(entries: Iterable<[string, Breed]>): Map<string, Breed> {
 }
 
 export function breedIndex(catalogue: BreedCatalogue): BreedIndex {
+  const steps = breedIndexSteps(catalogue)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * The index made a slice of the catalogue at a time (about 40 ms of keys in all): a server can
+ * rest between the steps, so that making it never holds its event loop long.
+ */
+export function* breedIndexSteps(catalogue: BreedCatalogue, slice = 40): Generator<void, BreedIndex> {
   const names = (breed: Breed) => [...Object.values(breed.names), ...breed.aliases]
-  const named = catalogue.breeds.flatMap((breed) => names(breed).map((name) => [breedKey(name), breed] as [string, Breed]))
+  const named: [string, Breed][] = []
   // Loosely: without generic words, and without what a name says in brackets ("Owczarek
   // australijski (typ amerykański)", "Hungarian Short-haired Pointer (Vizsla)").
-  const bare = catalogue.breeds.flatMap((breed) =>
-    names(breed)
-      .filter((name) => name.includes('('))
-      .map((name) => [breedKey(name.replace(/\(.*?\)/g, ' ')), breed] as [string, Breed]),
-  )
+  const bare: [string, Breed][] = []
+  for (let i = 0; i < catalogue.breeds.length; i += slice) {
+    for (const breed of catalogue.breeds.slice(i, i + slice))
+      for (const name of names(breed)) {
+        named.push([breedKey(name), breed])
+        if (name.includes('(')) bare.push([breedKey(name.replace(/\(.*?\)/g, ' ')), breed])
+      }
+    yield
+  }
   return { exact: unambiguous(named), loose: unambiguous([...named, ...bare].map(([key, breed]) => [looseKey(key), breed])) }
 }
 

@@ -8,7 +8,7 @@ import { BREED_SEPARATOR, IMPORT_COLUMNS, type ImportColumn, type ImportFailure,
 import { isLocale, LOCALES, type Locale, readLocale } from '../../contract/locales.js'
 import { MAX_BREED_LENGTH, MAX_BREEDS, ROLES, type Role, SIDES, type Side } from '../../contract/visitor.js'
 import { MAX_EMAIL_LENGTH } from '../../contract/waitlist.js'
-import { readBreedName } from '../breeds/catalogue.js'
+import { readBreedName, warmBreedNames } from '../breeds/catalogue.js'
 import type { ImportRecord } from '../store/types.js'
 import { checkRow, isValidEmail, type RowRules } from '../waitlist/check-row.js'
 
@@ -61,6 +61,12 @@ const kept = (text: string) => (text.length > MAX_KEPT ? `${text.slice(0, MAX_KE
 let countries: Map<string, CountryCode> | undefined
 function countryIndex(): Map<string, CountryCode> {
   if (countries) return countries
+  const steps = countryIndexSteps()
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return (countries = step.value)
+}
+
+/** The countries' names, a language at a time (each some 6 ms of Intl's names and their keys). */
+function* countryIndexSteps(): Generator<void, Map<string, CountryCode>> {
   const names = new Map<string, CountryCode | null>()
   const add = (name: string | undefined, code: CountryCode) => {
     const key = name === undefined ? '' : breedKey(name)
@@ -72,12 +78,30 @@ function countryIndex(): Map<string, CountryCode> {
   for (const locale of LOCALES) {
     const display = new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' })
     for (const code of COUNTRY_CODES) add(display.of(code), code)
+    yield
   }
   // What English lists write for the two most often shortened.
   add('UK', 'GB')
   add('USA', 'US')
-  countries = new Map([...names].flatMap(([key, code]) => (code === null ? [] : [[key, code] as const])))
-  return countries
+  return new Map([...names].flatMap(([key, code]) => (code === null ? [] : [[key, code] as const])))
+}
+
+/**
+ * What reading a record needs made before the first (the countries' and the breeds' names), a step
+ * at a time with `rest` between: made at the first record, they held the event loop ~80 ms.
+ */
+export async function warmReaders(rest: () => Promise<void>): Promise<void> {
+  if (!countries) {
+    const steps = countryIndexSteps()
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) {
+        countries ??= step.value
+        break
+      }
+      await rest()
+    }
+  }
+  await warmBreedNames(rest)
 }
 
 /** A country as written: its ISO 3166-1 code (any letter case), or its name in English or one of our languages. Null: not said; undefined: unknown. */

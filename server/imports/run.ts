@@ -6,7 +6,7 @@ import type { ImportMode } from '../../contract/imports.js'
 import { type ImportBatch, StoreUnavailableError, type WaitlistStore } from '../store/types.js'
 import type { RowRules } from '../waitlist/check-row.js'
 import { readCsv } from './csv.js'
-import { type Header, isBlank, readHeader, readRecord } from './read.js'
+import { type Header, isBlank, readHeader, readRecord, warmReaders } from './read.js'
 
 /** How long a worker holds its import without renewing it; it renews it with each batch and this often between. */
 export const IMPORT_LEASE_MS = 30_000
@@ -82,6 +82,7 @@ export async function runImport(worker: ImportWorker, run: ImportRun): Promise<R
   }
 
   try {
+    await warmReaders(() => new Promise((resolve) => setImmediate(resolve)))
     for await (const item of readCsv(run.source)) {
       if (lost || run.signal?.aborted) break
       batch.readBytes = item.endByte

@@ -3,7 +3,8 @@
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { readCsv } from '../../server/imports/csv'
-import { readCountry, readHeader, readLanguage, readRecord } from '../../server/imports/read'
+import { readBreedName } from '../../server/breeds/catalogue'
+import { readCountry, readHeader, readLanguage, readRecord, warmReaders } from '../../server/imports/read'
 
 /** Every record of `text` (sent in chunks of `size` bytes), as the import sees them. */
 async function records(text: string | Buffer, size = 7) {
@@ -16,6 +17,20 @@ async function records(text: string | Buffer, size = 7) {
 }
 
 describe('an import reading a CSV file', () => {
+  // First in the file: the names' indexes are made here, not by an earlier reading.
+  it('makes the countries’ and the breeds’ names in steps, resting between them, before its first record', async () => {
+    let rests = 0
+    await warmReaders(async () => void rests++)
+    // Six languages of countries and the catalogue in slices of 40 breeds: never all at once.
+    expect(rests).toBeGreaterThanOrEqual(6 + 9)
+    expect(readCountry('Niemcy')).toBe('DE')
+    expect(readBreedName('Owczarek niemiecki').breed).toBe('german-shepherd-dog')
+    // Made once: a second import rests no more.
+    rests = 0
+    await warmReaders(async () => void rests++)
+    expect(rests).toBe(0)
+  })
+
   it('numbers each record by the file’s own line of its first line, with CRLF inside quotes, empty lines and a BOM', async () => {
     const file =
       '\uFEFFEmail Address,Breeds\r\nada@example.com,"Pug\r\nand more"\r\n\r\n\r\ngrace@example.com,Whippet\r\nlin@example.com,"a\r\nb\r\nc"\r\nlast@example.com,x'
