@@ -99,7 +99,7 @@ export interface AppOptions {
   logger?: boolean
   /** Where the built page lives; default dist/client. */
   pageRoot?: string
-  /** The outbox's retry schedule (tests of outages shorten nothing: they use the default). */
+  /** The outbox's retry schedule (RETRY unless told: a test of an outage runs it faster, in proportion). */
   mailRetry?: RetryPolicy
 }
 

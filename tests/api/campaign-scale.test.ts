@@ -1,4 +1,4 @@
-// Campaigns at scale, with the real server process and a real SMTP server: 10,000 recipients each
+// Campaigns at scale, with the real server process and a real SMTP server: 3,000 recipients each
 // mailed once (unconfirmed and unsubscribed addresses never), the pace held within 20 %, a
 // SIGKILL mid-campaign that the restart resumes by itself, and two instances on one PostgreSQL
 // database that mail each recipient once.
@@ -47,27 +47,27 @@ function idsByAddress(smtp: TestSmtp): Map<string, Set<string>> {
   return ids
 }
 
-describe('a campaign to 10,000 recipients', () => {
+describe('a campaign to 3,000 recipients', () => {
   it('mails each confirmed, subscribed address exactly once, and nobody else', async () => {
     const smtp = await smtpServer()
     const db = await freshDatabase('sqlite')
     cleanups.push(db.cleanup)
-    const people = await seedSignUps(db.env, { confirmed: 10_000, unconfirmed: 300, unsubscribed: 200, prefix: 'scale' })
+    const people = await seedSignUps(db.env, { confirmed: 3_000, unconfirmed: 300, unsubscribed: 200, prefix: 'scale' })
     const running = await server({ ...db.env, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '0' })
-    const { recipients } = await sendToAll(running.url, 'Ten thousand')
-    expect(recipients).toBe(10_000)
-    // Correctness at scale, not speed (bench/mail.ts measures that): alone here the 10,000 take
-    // about 45 s; beside another layer on two cores (as .ci/run runs the Node lines) they once
-    // took more than 150 s, so the wait is generous.
-    await smtp.waitFor(10_000, 300_000)
+    const { recipients } = await sendToAll(running.url, 'Three thousand')
+    expect(recipients).toBe(3_000)
+    // Correctness at scale, not speed (bench/mail.ts measures that). The recipients are chosen by
+    // one INSERT ... SELECT and sent 20 at a time, so 3,000 cross the same paths as 10,000 did
+    // (about 45 s alone, more than 150 s beside another layer) in under a third of the time.
+    await smtp.waitFor(3_000, 120_000)
     await new Promise((resolve) => setTimeout(resolve, 1_000)) // nothing more may come
     const counts = new Map<string, number>()
     for (const mail of smtp.received) counts.set(mail.to, (counts.get(mail.to) ?? 0) + 1)
-    expect(smtp.received).toHaveLength(10_000)
+    expect(smtp.received).toHaveLength(3_000)
     expect([...counts.values()].every((n) => n === 1)).toBe(true)
     expect(people.confirmed.every((email) => counts.has(email))).toBe(true)
     expect([...people.unconfirmed, ...people.unsubscribed].filter((email) => counts.has(email))).toEqual([])
-  }, 330_000)
+  }, 150_000)
 })
 
 describe.each(STORES)('the pace on $kind', ({ kind, available }) => {
