@@ -18,6 +18,33 @@ export function readLocale(value: unknown): Locale {
   return isLocale(lower) ? lower : DEFAULT_LOCALE
 }
 
+/**
+ * The first of a browser's languages we speak (`de-AT` is German; `pt-BR` then `de` is German too),
+ * or undefined when it names none of ours: `navigator.languages`, or an Accept-Language header's
+ * tags in their order of preference (acceptedLanguages).
+ */
+export function firstLocaleOf(preferred: readonly string[]): Locale | undefined {
+  for (const tag of preferred) {
+    const language = tag.trim().toLowerCase().split('-')[0]
+    if (isLocale(language)) return language
+  }
+  return undefined
+}
+
+/** An Accept-Language header's language tags, the most preferred first (`q=0` left out, `*` kept last). */
+export function acceptedLanguages(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...parameters] = part.trim().split(';')
+      const q = Number(/^\s*q=([\d.]+)\s*$/.exec(parameters.find((p) => /^\s*q=/.test(p)) ?? '')?.[1] ?? '1')
+      return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, i }
+    })
+    .filter((entry) => entry.tag !== '' && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i)
+    .map((entry) => entry.tag)
+}
+
 /** The landing page of a language: `/` for English, `/de/` for German. */
 export const localePath = (locale: Locale): string => (locale === DEFAULT_LOCALE ? '/' : `/${locale}/`)
 

@@ -1,6 +1,7 @@
 // The team that runs the waitlist (docs/decisions/017-the-team.md): operators with roles, what
 // each role may do, and what the team API (/admin/api) answers about them. Constants, types and
 // pure checks; imports nothing outside this folder.
+import type { Locale } from './locales.js'
 
 /** The roles of people (and of the API tokens they make for scripts). */
 export const OPERATOR_ROLES = ['owner', 'editor', 'viewer'] as const
@@ -102,6 +103,8 @@ export interface SessionInfo {
   permissions: Permission[]
   /** ISO 8601: when this session signed in (null for a token). */
   signedInAt: string | null
+  /** The operator's own language (PATCH /admin/api/me); a token's is English. */
+  locale: Locale
 }
 
 /** GET /admin/api/operators */

@@ -10,12 +10,15 @@ import es from './es.json' with { type: 'json' }
 import fr from './fr.json' with { type: 'json' }
 import it from './it.json' with { type: 'json' }
 import pl from './pl.json' with { type: 'json' }
+import { adminCatalogues } from './admin/index.js'
 
 export const catalogues: Record<Locale, ResourceKey> = { en, de, fr, es, it, pl }
+export { adminCatalogues }
 
 const instance = i18next.createInstance()
 void instance.init({
-  resources: Object.fromEntries(LOCALES.map((locale) => [locale, { translation: catalogues[locale] }])),
+  // The page's, the visitor's and the mails' words (`translation`); the back office's (`admin`).
+  resources: Object.fromEntries(LOCALES.map((locale) => [locale, { translation: catalogues[locale], admin: adminCatalogues[locale] }])),
   lng: DEFAULT_LOCALE,
   // A message missing in a language says it in English (the tests refuse a missing one anyway).
   fallbackLng: DEFAULT_LOCALE,
@@ -27,6 +30,8 @@ void instance.init({
 
 /** Every key asked for, in this process: the catalogue test finds the messages no code uses. */
 export const keysAsked = new Set<string>()
+/** The same for the admin catalogues' keys the server asks for. */
+export const adminKeysAsked = new Set<string>()
 
 export interface Translate {
   (key: string, values?: Record<string, unknown>): string
@@ -39,26 +44,39 @@ export interface Translate {
 
 /** The language's translator, with the values every message may use (the product's name, the support address). */
 export function translator(locale: Locale, defaults: Record<string, string> = {}): Translate {
-  const t = instance.getFixedT(locale)
+  return translatorOf('translation', locale, defaults)
+}
+
+/**
+ * The back office's words on the server (an operator's mails, the sign-in link's page), from the
+ * admin catalogues (locales/admin/): the admin page reads the same files in the browser.
+ */
+export function adminTranslator(locale: Locale, defaults: Record<string, string> = {}): Translate {
+  return translatorOf('admin', locale, defaults)
+}
+
+function translatorOf(namespace: 'translation' | 'admin', locale: Locale, defaults: Record<string, string>): Translate {
+  const t = instance.getFixedT(locale, namespace)
+  const asked = namespace === 'admin' ? adminKeysAsked : keysAsked
   const translate = ((key: string, values: Record<string, unknown> = {}) => {
-    keysAsked.add(key)
+    asked.add(key)
     return t(key, { ...defaults, ...values })
   }) as Translate
   translate.locale = locale
   translate.list = (key, values = {}) => {
-    keysAsked.add(key)
+    asked.add(key)
     const items = t(key, { ...defaults, ...values, returnObjects: true }) as unknown
-    if (!Array.isArray(items)) throw new Error(`locales/${locale}.json: ${key} is not a list`)
+    if (!Array.isArray(items)) throw new Error(`${namespace === 'admin' ? 'locales/admin/' : 'locales/'}${locale}.json: ${key} is not a list`)
     return items.map(String)
   }
   translate.plurals = (key) => {
-    keysAsked.add(key)
+    asked.add(key)
     const forms: Partial<Record<Intl.LDMLPluralRule, string>> = {}
     for (const category of new Intl.PluralRules(locale).resolvedOptions().pluralCategories) {
-      const form = instance.getResource(locale, 'translation', `${key}_${category}`) as unknown
+      const form = instance.getResource(locale, namespace, `${key}_${category}`) as unknown
       if (typeof form === 'string') forms[category] = form
     }
-    if (forms.other === undefined) throw new Error(`locales/${locale}.json: ${key}_other is missing`)
+    if (forms.other === undefined) throw new Error(`${namespace === 'admin' ? 'locales/admin/' : 'locales/'}${locale}.json: ${key}_other is missing`)
     return forms as Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
   }
   return translate

@@ -51,7 +51,7 @@ export function createComposer(options: ComposerOptions): (mail: ClaimedMail) =>
       return {
         from: options.mailFrom,
         to: mail.to,
-        ...renderWebhookDisabledMail(options.product, mail.note ?? {}, `${options.siteUrl()}${ADMIN_PAGE_PATH}/webhooks`),
+        ...renderWebhookDisabledMail(options.product, mail.locale, mail.note ?? {}, `${options.siteUrl()}${ADMIN_PAGE_PATH}/webhooks`),
         messageId: `<${mail.messageKey}@${domain}>`,
         date: new Date(mail.createdAt),
         headers: {},
@@ -62,7 +62,7 @@ export function createComposer(options: ComposerOptions): (mail: ClaimedMail) =>
       return {
         from: options.mailFrom,
         to: mail.to,
-        ...renderTeamMail(mail.kind, options.product, `${options.siteUrl()}${path}/${mail.token}`),
+        ...renderTeamMail(mail.kind, options.product, mail.locale, `${options.siteUrl()}${path}/${mail.token}`),
         messageId: `<${mail.messageKey}@${domain}>`,
         date: new Date(mail.createdAt),
         headers: {},

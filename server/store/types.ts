@@ -599,6 +599,8 @@ export interface OperatorRecord {
   role: OperatorRole
   /** The WebAuthn user handle (random, base64url). */
   user_handle: string
+  /** The operator's own language: the admin page's and their mails'. */
+  locale: Locale
   disabled_at: string | null
   created_at: string
   passkeys: number
@@ -610,6 +612,8 @@ export interface LinkRecord {
   email: string | null
   role: OperatorRole | null
   operator_id: number | null
+  /** The language an invitation is mailed in and its invitee starts with (null: the operator's, else English). */
+  locale: Locale | null
   expires_at: string
 }
 
@@ -647,7 +651,7 @@ export interface SignIn {
   /** The link it comes through: used up now, or nothing happens (undefined is answered). */
   link?: { tokenHash: string; purposes: readonly LinkRecord['purpose'][] }
   /** Who signs in: an operator (a passkey, a sign-in link), or one made now from an invitation. */
-  operator: { id: number } | { email: string; name: string; role?: OperatorRole; userHandle: string }
+  operator: { id: number } | { email: string; name: string; role?: OperatorRole; userHandle: string; locale: Locale }
   /** A passkey registered with it (a setup or an invitation accepted with one). */
   newPasskey?: Omit<PasskeyRecord, 'operator_id' | 'created_at' | 'last_used_at'>
   /** A passkey it was made with: its new signature counter. */
@@ -663,6 +667,8 @@ export interface TeamStore {
   operators(): Promise<OperatorRecord[]>
   operator(id: number): Promise<OperatorRecord | undefined>
   operatorByEmail(email: string): Promise<OperatorRecord | undefined>
+  /** An operator's own language changed (theirs alone); false when there is no such operator. */
+  setOperatorLocale(id: number, locale: Locale): Promise<boolean>
   /**
    * A role change, or disabling (enabling) an operator: their sessions end in the same transaction.
    * Never leaves the team without an enabled owner.

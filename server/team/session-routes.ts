@@ -3,6 +3,7 @@
 // Every sign-in makes a new session (a new id: a session id planted before cannot be promoted).
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { acceptedLanguages, DEFAULT_LOCALE, firstLocaleOf, type Locale, LOCALES } from '../../contract/locales.js'
 import { ROLE_PERMISSIONS, type SessionInfo, TEAM_TIMES } from '../../contract/team.js'
 import { HttpError, tooMany } from '../http/errors.js'
 import { hashToken, TOKEN_PATTERN } from '../secrets.js'
@@ -11,6 +12,7 @@ import { isValidEmail } from '../waitlist/check-row.js'
 import {
   auditOf,
   type Caller,
+  callerOf,
   clearSessionCookie,
   countFailure,
   failureKeys,
@@ -45,6 +47,7 @@ export function sessionInfo(caller: Caller | null): SessionInfo {
     token: operator ? null : caller.label,
     permissions: [...ROLE_PERMISSIONS[caller.role]],
     signedInAt: caller.signedInAt,
+    locale: operator?.locale ?? DEFAULT_LOCALE,
   }
 }
 
@@ -104,6 +107,31 @@ export async function sessionRoutes(app: FastifyInstance, { siteConfigured }: { 
     session: request.caller ? sessionInfo(request.caller) : null,
   }))
 
+  // The caller as GET /session answers it, and each operator's own language: theirs alone, what
+  // their admin page and their mails speak (docs/decisions/027-the-back-office-in-six-languages.md).
+  app.get('/me', { config: publicRoute }, async (request) => sessionInfo(request.caller))
+  app.patch(
+    '/me',
+    {
+      config: { permission: 'self' },
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['locale'],
+          properties: { locale: { type: 'string', enum: [...LOCALES] } },
+        },
+      },
+    },
+    async (request) => {
+      const { locale } = request.body as { locale: Locale }
+      const caller = callerOf(request)
+      if (!caller.operator || !(await app.store.team.setOperatorLocale(caller.operator.id, locale)))
+        throw new HttpError(404, 'not_found', 'No such operator')
+      return sessionInfo({ ...caller, operator: { ...caller.operator, locale } })
+    },
+  )
+
   app.delete('/session', { config: publicRoute }, async (request, reply) => {
     const id = sessionIdOf(app, request)
     if (id) await app.store.team.endSession(hashToken(id), request.caller ? auditOf(request, 'sign-out') : null)
@@ -129,6 +157,8 @@ export async function sessionRoutes(app: FastifyInstance, { siteConfigured }: { 
           email: operator.email,
           role: null,
           operator_id: operator.id,
+          // Mailed in the operator's own language (the outbox reads it through the operator).
+          locale: null,
           createdBy: null,
           expires_at: new Date(Date.now() + TEAM_TIMES.signInLinkMs).toISOString(),
         },
@@ -271,6 +301,8 @@ export async function sessionRoutes(app: FastifyInstance, { siteConfigured }: { 
         name: (body.name ?? '').trim(),
         role: link.role ?? 'owner',
         userHandle: registered?.userHandle ?? newUserHandle(),
+        // An invitation's language; the first owner's browser's, among ours.
+        locale: link.locale ?? firstLocaleOf(acceptedLanguages(request.headers['accept-language'])) ?? DEFAULT_LOCALE,
       },
       ...(registered ? { newPasskey: { ...registered.passkey, name: body.passkeyName?.trim() || 'Passkey' } } : {}),
       audit: {

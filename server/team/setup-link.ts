@@ -27,6 +27,8 @@ export async function setupLink(
       email: invite.email,
       role: invite.role,
       operator_id: null,
+      // Printed, not mailed: the first owner starts in their browser's language.
+      locale: null,
       createdBy: null,
       expires_at: new Date(Date.now() + TEAM_TIMES.setupLinkMs).toISOString(),
     },

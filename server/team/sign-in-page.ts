@@ -2,7 +2,9 @@
 // button, the same for any token (mail scanners open links; opening changes and reveals nothing),
 // and pressing it posts the form that signs in, sets the session cookie and sends the browser to
 // /admin, or says the link no longer works. No script.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { acceptedLanguages, DEFAULT_LOCALE, firstLocaleOf } from '../../contract/locales.js'
+import { adminTranslator, type Translate } from '../../locales/index.js'
 import { ADMIN_PAGE_PATH, TEAM_PATHS } from '../../contract/paths.js'
 import { hashToken, TOKEN_PATTERN } from '../secrets.js'
 import { countFailure, failureKeys, refuseWhileLocked } from './auth.js'
@@ -10,16 +12,20 @@ import { startSession } from './session-routes.js'
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-function page(product: string, body: string): string {
+/** The page's words in the browser's language (the link's operator is not looked up before the press). */
+const wordsFor = (request: FastifyRequest, product: string) =>
+  adminTranslator(firstLocaleOf(acceptedLanguages(request.headers['accept-language'])) ?? DEFAULT_LOCALE, { product })
+
+function page(t: Translate, body: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${t.locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="same-origin">
-<title>Sign in · ${escape(product)} waitlist</title>
+<title>${escape(t('signInPage.title'))}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; font: 16px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; background: #f5f5f4; color: #1c1917; }
@@ -39,16 +45,18 @@ function page(product: string, body: string): string {
 export async function signInPage(app: FastifyInstance) {
   // The button's form sends nothing but itself.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) => done(null, {}))
-  const gone = (reply: import('fastify').FastifyReply) =>
-    reply
+  const gone = (request: FastifyRequest, reply: FastifyReply) => {
+    const t = wordsFor(request, app.productName)
+    return reply
       .code(410)
       .type('text/html; charset=utf-8')
       .send(
         page(
-          app.productName,
-          `<h1>This link no longer works</h1><p>A sign-in link works once, for 10 minutes. Ask for a new one on the sign-in page.</p><a class="button" href="${ADMIN_PAGE_PATH}">Go to sign-in</a>`,
+          t,
+          `<h1>${escape(t('signInPage.goneHeading'))}</h1><p>${escape(t('signInPage.goneText'))}</p><a class="button" href="${ADMIN_PAGE_PATH}">${escape(t('signInPage.goneButton'))}</a>`,
         ),
       )
+  }
   const open = async (request: FastifyRequest) => {
     const { token } = request.params as { token: string }
     return TOKEN_PATTERN.test(token) ? app.store.team.openLink(hashToken(token), ['sign-in']) : undefined
@@ -59,13 +67,14 @@ export async function signInPage(app: FastifyInstance) {
 
   // The GET neither spends nor tells: the same page for every token, no look-up, and the token
   // only in the address bar (the form posts back to the page's own address).
-  app.get(`${TEAM_PATHS.signIn}/:token`, async (_request, reply) => {
+  app.get(`${TEAM_PATHS.signIn}/:token`, async (request, reply) => {
     reply.headers(headers)
+    const t = wordsFor(request, app.productName)
     return reply.type('text/html; charset=utf-8').send(
       page(
-        app.productName,
-        `<h1>Sign in</h1><p>Press the button to sign in to the ${escape(app.productName)} waitlist. The link works once, for 10 minutes.</p>
-<form method="post"><button type="submit">Sign in</button></form>`,
+        t,
+        `<h1>${escape(t('signInPage.heading'))}</h1><p>${escape(t('signInPage.text'))}</p>
+<form method="post"><button type="submit">${escape(t('signInPage.button'))}</button></form>`,
       ),
     )
   })
@@ -90,7 +99,7 @@ export async function signInPage(app: FastifyInstance) {
         : undefined
     if (!info) {
       await countFailure(app, [failureKeys.client(request)])
-      return gone(reply)
+      return gone(request, reply)
     }
     return reply.redirect(ADMIN_PAGE_PATH, 303)
   })

@@ -14,6 +14,7 @@ import {
   TEAM_TIMES,
   type TeamOverview,
 } from '../../contract/team.js'
+import { DEFAULT_LOCALE, type Locale, LOCALES } from '../../contract/locales.js'
 import { HttpError } from '../http/errors.js'
 import { hashToken, newToken } from '../secrets.js'
 import { isValidEmail } from '../waitlist/check-row.js'
@@ -60,12 +61,13 @@ export async function teamRoutes(app: FastifyInstance, { siteConfigured }: { sit
           type: 'object',
           additionalProperties: false,
           required: ['email', 'role'],
-          properties: { email: { type: 'string', maxLength: 254 }, role },
+          // `locale`: the invitation's language, which the invitee starts in (the inviter's unless said).
+          properties: { email: { type: 'string', maxLength: 254 }, role, locale: { type: 'string', enum: [...LOCALES] } },
         },
       },
     },
     async (request, reply) => {
-      const { email, role: invitedRole } = request.body as { email: string; role: OperatorRole }
+      const { email, role: invitedRole, locale } = request.body as { email: string; role: OperatorRole; locale?: Locale }
       const address = email.trim()
       if (!isValidEmail(address)) throw new HttpError(400, 'invalid_email', 'email: not an address a mail can go to')
       if (await app.store.team.operatorByEmail(address)) throw new HttpError(409, 'operator_exists', 'email: already on the team')
@@ -75,6 +77,7 @@ export async function teamRoutes(app: FastifyInstance, { siteConfigured }: { sit
           email: address,
           role: invitedRole,
           operator_id: null,
+          locale: locale ?? callerOf(request).operator?.locale ?? DEFAULT_LOCALE,
           createdBy: callerOf(request).actorId,
           expires_at: new Date(Date.now() + TEAM_TIMES.inviteLinkMs).toISOString(),
         },

@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import type { BrowserContext } from 'playwright-core'
+import type { Locale } from '../../contract/locales'
 import type { OperatorRole } from '../../contract/team'
 import { TEAM_TIMES } from '../../contract/team'
 import { localMails, recipients } from './mailbox'
@@ -24,9 +25,18 @@ export async function inviteToken(
   email: string | null,
   role: OperatorRole,
   purpose: 'setup' | 'invite' = 'invite',
+  locale: Locale | null = null,
 ): Promise<string> {
   const { token } = await server.app.store.team.addLink(
-    { purpose, email, role, operator_id: null, createdBy: null, expires_at: new Date(Date.now() + TEAM_TIMES.inviteLinkMs).toISOString() },
+    {
+      purpose,
+      email,
+      role,
+      operator_id: null,
+      locale,
+      createdBy: null,
+      expires_at: new Date(Date.now() + TEAM_TIMES.inviteLinkMs).toISOString(),
+    },
     { mail: false, audit: null },
   )
   if (!token) throw new Error('a link without mail answers its token')
@@ -96,6 +106,7 @@ export async function signInAgain(server: TestServer, email: string): Promise<Te
       email,
       role: null,
       operator_id: operator.id,
+      locale: null,
       createdBy: null,
       expires_at: new Date(Date.now() + TEAM_TIMES.signInLinkMs).toISOString(),
     },

@@ -1,6 +1,6 @@
 import { X } from 'lucide'
 import { useState, useSyncExternalStore } from 'react'
-import { DEFAULT_LOCALE } from '../../contract/locales'
+import { DEFAULT_LOCALE, firstLocaleOf } from '../../contract/locales'
 import { SvgIcon } from '../components/svg-icon'
 import type { LanguageHint as Hint } from '../content'
 
@@ -12,13 +12,8 @@ const CLOSED_KEY = 'kennect-language-hint-closed'
  * has no hint): `de-AT` finds German, `pt-BR` then `de` finds German too.
  */
 export function preferredHint(hints: Hint[], preferred: readonly string[]): Hint | undefined {
-  for (const tag of preferred) {
-    const language = tag.toLowerCase().split('-')[0]
-    if (language === DEFAULT_LOCALE) return undefined
-    const hint = hints.find((h) => h.locale === language)
-    if (hint) return hint
-  }
-  return undefined
+  const locale = firstLocaleOf(preferred)
+  return locale === DEFAULT_LOCALE ? undefined : hints.find((h) => h.locale === locale)
 }
 
 /** What the browser offers does not change while the page is open. */

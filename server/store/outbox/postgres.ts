@@ -25,11 +25,13 @@ export const CLAIM_SQL = `WITH due AS (
   )
   SELECT outbox.id::text AS id, kind, campaign_id::text AS campaign_id, message_key::text AS message_key, attempts,
     ${iso('outbox.created_at')} AS created_at, token, coalesce(waitlist.email, operator_links.email, operators.email) AS email,
-    coalesce(waitlist.locale, 'en') AS locale, signup_id::text AS signup_id, link_id, note, waitlist.platform,
+    coalesce(waitlist.locale, operator_links.locale, link_operators.locale, operators.locale, 'en') AS locale,
+    signup_id::text AS signup_id, link_id, note, waitlist.platform,
     coalesce(waitlist.import_id IS NOT NULL AND waitlist.confirmed_at IS NULL, false) AS unconfirmed_import
   FROM due JOIN outbox ON outbox.id = due.id
     LEFT JOIN waitlist ON waitlist.id = outbox.signup_id
     LEFT JOIN operator_links ON operator_links.id = outbox.link_id
+    LEFT JOIN operators AS link_operators ON link_operators.id = operator_links.operator_id
     LEFT JOIN operators ON operators.id = outbox.operator_id
   ORDER BY kind = 'campaign', next_attempt_at, outbox.id`
 

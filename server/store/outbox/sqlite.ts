@@ -25,11 +25,13 @@ export const CLAIM_SQL = `WITH due AS (
     LIMIT @limit
   )
   SELECT outbox.id, kind, campaign_id, message_key, attempts, outbox.created_at, token, link_id, outbox.signup_id, note,
-    coalesce(waitlist.email, operator_links.email, operators.email) AS email, coalesce(waitlist.locale, 'en') AS locale,
+    coalesce(waitlist.email, operator_links.email, operators.email) AS email,
+    coalesce(waitlist.locale, operator_links.locale, link_operators.locale, operators.locale, 'en') AS locale,
     waitlist.platform, waitlist.import_id IS NOT NULL AND waitlist.confirmed_at IS NULL AS unconfirmed_import
   FROM due JOIN outbox ON outbox.id = due.id
     LEFT JOIN waitlist ON waitlist.id = outbox.signup_id
     LEFT JOIN operator_links ON operator_links.id = outbox.link_id
+    LEFT JOIN operators AS link_operators ON link_operators.id = operator_links.operator_id
     LEFT JOIN operators ON operators.id = outbox.operator_id
   ORDER BY kind = 'campaign', next_attempt_at, outbox.id`
 

@@ -11,9 +11,9 @@ import type { LinkRecord, OperatorRecord, PasskeyRecord, SessionRecord, TeamStor
 /** A token's last use is written at most this often (a script's every request is not a write). */
 const TOKEN_USE_WRITE_MS = 60_000
 
-const OPERATOR = `SELECT id, email, name, role, user_handle, ${iso('disabled_at')} AS disabled_at, ${iso('created_at')} AS created_at,
+const OPERATOR = `SELECT id, email, name, role, user_handle, locale, ${iso('disabled_at')} AS disabled_at, ${iso('created_at')} AS created_at,
   (SELECT count(*)::int FROM operator_passkeys WHERE operator_id = operators.id) AS passkeys FROM operators`
-const LINK_COLUMNS = `id, purpose, email, role, operator_id, ${iso('expires_at')} AS expires_at`
+const LINK_COLUMNS = `id, purpose, email, role, operator_id, locale, ${iso('expires_at')} AS expires_at`
 const PASSKEY_COLUMNS = `id, operator_id, name, public_key, counter::int AS counter, transports, ${iso('created_at')} AS created_at,
   ${iso('last_used_at')} AS last_used_at`
 const TOKEN_COLUMNS = `id, name, role, ${iso('created_at')} AS created_at, ${iso('expires_at')} AS expires_at,
@@ -49,6 +49,8 @@ export function createPostgresTeam(pool: pg.Pool, run: Run): TeamStore {
     operator: (id) => run(() => operatorOf(pool, id)),
     operatorByEmail: (email) =>
       run(async () => (await pool.query<OperatorRecord>(`${OPERATOR} WHERE lower(email) = lower($1)`, [email])).rows[0]),
+    setOperatorLocale: (id, locale) =>
+      run(async () => ((await pool.query('UPDATE operators SET locale = $2 WHERE id = $1', [id, locale])).rowCount ?? 0) === 1),
     changeOperator: (id, change, audit) =>
       tx(async (client) => {
         // The owners are locked first: two owners demoting each other at once cannot both pass.
@@ -74,8 +76,8 @@ export function createPostgresTeam(pool: pg.Pool, run: Run): TeamStore {
       tx(async (client) => {
         const token = mail ? null : newToken()
         const { rows } = await client.query<{ id: number }>(
-          `INSERT INTO operator_links (purpose, email, role, operator_id, created_by, token_hash, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+          `INSERT INTO operator_links (purpose, email, role, operator_id, created_by, token_hash, expires_at, locale)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
           [
             link.purpose,
             link.email,
@@ -84,6 +86,7 @@ export function createPostgresTeam(pool: pg.Pool, run: Run): TeamStore {
             link.createdBy,
             token === null ? null : hashToken(token),
             link.expires_at,
+            link.locale,
           ],
         )
         const id = rows[0]?.id ?? 0
@@ -141,10 +144,10 @@ export function createPostgresTeam(pool: pg.Pool, run: Run): TeamStore {
         let operatorId: number
         if ('id' in request.operator) operatorId = request.operator.id
         else {
-          const { email, name, role, userHandle } = request.operator
+          const { email, name, role, userHandle, locale } = request.operator
           const { rows } = await client.query<{ id: number }>(
-            'INSERT INTO operators (email, name, role, user_handle) VALUES ($1, $2, $3, $4) RETURNING id',
-            [email, name, role ?? 'viewer', userHandle],
+            'INSERT INTO operators (email, name, role, user_handle, locale) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+            [email, name, role ?? 'viewer', userHandle, locale],
           )
           operatorId = rows[0]?.id ?? 0
         }

@@ -12,7 +12,7 @@ import { type Run, now, auditWriter } from '../shared/sqlite.js'
 const TOKEN_USE_WRITE_MS = 60_000
 
 const OPERATOR = `SELECT operators.*, (SELECT count(*) FROM operator_passkeys WHERE operator_id = operators.id) AS passkeys FROM operators`
-const LINK_COLUMNS = 'id, purpose, email, role, operator_id, expires_at'
+const LINK_COLUMNS = 'id, purpose, email, role, operator_id, locale, expires_at'
 const AUDIT_COLUMNS = 'id, at, actor, action, target, detail, request_id'
 
 type PasskeyRow = Omit<PasskeyRecord, 'transports'> & { transports: string }
@@ -32,11 +32,12 @@ export function createSqliteTeam(db: Database.Database, run: Run): TeamStore {
   const operatorByEmail = db.prepare(`${OPERATOR} WHERE lower(email) = lower(?)`)
   const enabledOwners = db.prepare(`SELECT count(*) FROM operators WHERE role = 'owner' AND disabled_at IS NULL AND id <> ?`).pluck()
   const setRole = db.prepare('UPDATE operators SET role = @role WHERE id = @id')
+  const setLocale = db.prepare('UPDATE operators SET locale = @locale WHERE id = @id')
   const setDisabled = db.prepare('UPDATE operators SET disabled_at = @at WHERE id = @id')
   const endSessionsOf = db.prepare('DELETE FROM operator_sessions WHERE operator_id = ?')
   const insertLink = db.prepare(
-    `INSERT INTO operator_links (purpose, email, role, operator_id, created_by, token_hash, expires_at, created_at)
-     VALUES (@purpose, @email, @role, @operator_id, @createdBy, @tokenHash, @expires_at, @now) RETURNING id`,
+    `INSERT INTO operator_links (purpose, email, role, operator_id, locale, created_by, token_hash, expires_at, created_at)
+     VALUES (@purpose, @email, @role, @operator_id, @locale, @createdBy, @tokenHash, @expires_at, @now) RETURNING id`,
   )
   const queueLinkMail = db.prepare(
     `INSERT INTO outbox (link_id, kind, message_key, next_attempt_at, created_at) VALUES (@linkId, @kind, @messageKey, @now, @now)`,
@@ -51,7 +52,7 @@ export function createSqliteTeam(db: Database.Database, run: Run): TeamStore {
     .prepare(`SELECT count(*) FROM operator_links WHERE purpose = 'sign-in' AND lower(email) = lower(?) AND created_at >= ?`)
     .pluck()
   const insertOperator = db.prepare(
-    `INSERT INTO operators (email, name, role, user_handle, created_at) VALUES (@email, @name, @role, @userHandle, @now) RETURNING id`,
+    `INSERT INTO operators (email, name, role, user_handle, locale, created_at) VALUES (@email, @name, @role, @userHandle, @locale, @now) RETURNING id`,
   )
   const insertPasskey = db.prepare(
     `INSERT INTO operator_passkeys (id, operator_id, name, public_key, counter, transports, created_at)
@@ -129,8 +130,8 @@ export function createSqliteTeam(db: Database.Database, run: Run): TeamStore {
     let operatorId: number
     if ('id' in request.operator) operatorId = request.operator.id
     else {
-      const { email, name, role, userHandle } = request.operator
-      operatorId = (insertOperator.get({ email, name, role: role ?? 'viewer', userHandle, now: at }) as { id: number }).id
+      const { email, name, role, userHandle, locale } = request.operator
+      operatorId = (insertOperator.get({ email, name, role: role ?? 'viewer', userHandle, locale, now: at }) as { id: number }).id
     }
     if (request.newPasskey)
       insertPasskey.run({ ...request.newPasskey, transports: JSON.stringify(request.newPasskey.transports), operatorId, now: at })
@@ -200,6 +201,7 @@ export function createSqliteTeam(db: Database.Database, run: Run): TeamStore {
     operators: () => run(() => allOperators.all() as OperatorRecord[]),
     operator: (id) => run(() => operator(id)),
     operatorByEmail: (email) => run(() => operatorByEmail.get(email) as OperatorRecord | undefined),
+    setOperatorLocale: (id, locale) => run(() => setLocale.run({ id, locale }).changes === 1),
     changeOperator: (id, change, audit) => run(() => changeOperator(id, change, audit)),
     addLink: (link, { mail, audit }) => run(() => addLink(link, mail, audit)),
     openLink: (tokenHash, purposes) =>
