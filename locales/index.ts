@@ -66,7 +66,8 @@ function translatorOf(namespace: 'translation' | 'admin', locale: Locale, defaul
   translate.list = (key, values = {}) => {
     asked.add(key)
     const items = t(key, { ...defaults, ...values, returnObjects: true }) as unknown
-    if (!Array.isArray(items)) throw new Error(`${namespace === 'admin' ? 'locales/admin/' : 'locales/'}${locale}.json: ${key} is not a list`)
+    if (!Array.isArray(items))
+      throw new Error(`${namespace === 'admin' ? 'locales/admin/' : 'locales/'}${locale}.json: ${key} is not a list`)
     return items.map(String)
   }
   translate.plurals = (key) => {
@@ -76,7 +77,8 @@ function translatorOf(namespace: 'translation' | 'admin', locale: Locale, defaul
       const form = instance.getResource(locale, namespace, `${key}_${category}`) as unknown
       if (typeof form === 'string') forms[category] = form
     }
-    if (forms.other === undefined) throw new Error(`${namespace === 'admin' ? 'locales/admin/' : 'locales/'}${locale}.json: ${key}_other is missing`)
+    if (forms.other === undefined)
+      throw new Error(`${namespace === 'admin' ? 'locales/admin/' : 'locales/'}${locale}.json: ${key}_other is missing`)
     return forms as Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
   }
   return translate
