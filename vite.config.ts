@@ -2,6 +2,7 @@ import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { adminWords } from './scripts/vite-admin-words.ts'
 
 const root = fileURLToPath(new URL('./web', import.meta.url))
 
@@ -10,7 +11,7 @@ export default defineConfig({
   envDir: fileURLToPath(new URL('.', import.meta.url)),
   // SITE_URL keeps the name the README gives it; like VITE_* it is public (the canonical address).
   envPrefix: ['VITE_', 'SITE_URL'],
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), adminWords()],
   define: {
     // The footer's year as of the build; the page corrects it in the browser (web/sections/footer.tsx).
     __BUILD_YEAR__: JSON.stringify(new Date().getUTCFullYear()),

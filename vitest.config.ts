@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
+import { adminWords } from './scripts/vite-admin-words.ts'
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), adminWords()],
   define: { __BUILD_YEAR__: JSON.stringify(new Date().getUTCFullYear()) },
   test: {
     // Two cores here: one file per core, and no file waits on another's server.

@@ -189,8 +189,8 @@ export interface Funnel {
  * visitors. A sign-up sent straight to the API (an app, another site's form) visited no page, so a
  * day may have more sign-ups than visitors: as a share it read "300.0 %" (issue 49). Null without a visitor.
  */
-export function signupsPerVisit(signups: number, visitors: number): string | null {
-  return visitors === 0 ? null : (signups / visitors).toLocaleString('en', { maximumSignificantDigits: 2 })
+export function signupsPerVisit(signups: number, visitors: number, locale = 'en'): string | null {
+  return visitors === 0 ? null : (signups / visitors).toLocaleString(locale, { maximumSignificantDigits: 2 })
 }
 
 /** The source of a view or a sign-up that came with no campaign and no referring site. */

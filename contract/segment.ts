@@ -2,19 +2,20 @@
 // kind, the values and limits it takes, its words and its command-line flag. The admin API's
 // schema, the composer's controls and the CLI's options and --help are all made from it, so a field
 // is added here, once. Types, constants and pure checks; this folder imports nothing but itself.
-import { type Platform, PLATFORMS } from './app.js'
-import { SEGMENT_SIDES, type SegmentSide } from './breed-meters.js'
+import { PLATFORMS } from './app.js'
+import { SEGMENT_SIDES } from './breed-meters.js'
 import { breedKey } from './breeds.js'
 import { COUNTRY_CODES } from './countries.js'
-import { LOCALES, type Locale } from './locales.js'
-import { MAX_BREED_LENGTH, ROLES, type Role } from './visitor.js'
+import { LOCALES } from './locales.js'
+import { MAX_BREED_LENGTH, ROLES } from './visitor.js'
 import { MAX_ATTRIBUTION_LENGTH } from './waitlist.js'
 
-/** What every field says of itself. */
+/**
+ * What every field says of itself to the command line (English, stable for scripts). The composer's
+ * words, in the operator's language, are the admin catalogue's (`campaigns.fields.<name>`).
+ */
 interface FieldWords {
-  /** The composer's label. */
-  label: string
-  /** What the field selects, for the composer's hint and the CLI's --help: lower case, no full stop. */
+  /** What the field selects, for the CLI's --help: lower case, no full stop. */
   help: string
   /** The CLI's option, without its dashes: a list's flag is given once per value. */
   flag: string
@@ -24,8 +25,6 @@ interface FieldWords {
 export interface ChoiceField<V extends string = string> extends FieldWords {
   kind: 'choice'
   of: readonly V[]
-  /** Each value's words in the composer. */
-  labels: Readonly<Record<V, string>>
 }
 
 /** Codes of a long list (countries), typed. */
@@ -60,8 +59,6 @@ export interface SwitchField extends FieldWords {
  */
 export interface TristateField extends FieldWords {
   kind: 'tristate'
-  /** Each answer's words in the composer: either (the default), yes and no. */
-  labels: Readonly<Record<TristateAnswer, string>>
 }
 
 /** A tristate field's answers; `either` is the field left out. */
@@ -91,8 +88,6 @@ export const SEGMENT = {
   roles: {
     kind: 'choice',
     of: ROLES,
-    labels: { breeder: 'Breeders', owner: 'Owners', club: 'Clubs', enthusiast: 'Enthusiasts' } satisfies Record<Role, string>,
-    label: 'Roles',
     help: 'who they said they are',
     flag: 'role',
   },
@@ -101,7 +96,6 @@ export const SEGMENT = {
     of: COUNTRY_CODES,
     codeName: 'ISO 3166-1 code',
     example: 'GB',
-    label: 'Countries',
     help: 'where they said they live',
     flag: 'country',
   },
@@ -110,34 +104,28 @@ export const SEGMENT = {
     maxItems: 100,
     maxLength: MAX_BREED_LENGTH,
     names: 'breed',
-    label: 'Breeds',
     help: 'breeds they named: catalogue ids (labrador-retriever), names in any language, or names an editor mapped to a breed (each selects that breed); a name neither knows matches as typed',
     flag: 'breed',
   },
   sides: {
     kind: 'choice',
     of: SEGMENT_SIDES,
-    labels: { stud: 'Studs', dam: 'Dams', seeker: 'Looking for a puppy' } satisfies Record<SegmentSide, string>,
-    label: 'Which dogs',
     help: 'whether they bring a stud or a dam, or look for a puppy (of the breeds named, if any); a breeder of both counts as each',
     flag: 'side',
   },
   readyBreeds: {
     kind: 'switch',
-    label: 'Only breeds ready to match',
     help: 'only those with a breed whose meter in their country is full (studs and dams at target) when counted or sent',
     flag: 'ready-breeds',
   },
   since: {
     kind: 'moment',
-    label: 'Signed up from',
     help: 'signed up at or after this moment',
     flag: 'since',
   },
   until: {
     kind: 'moment',
     after: 'since',
-    label: 'Signed up before',
     help: 'signed up before this moment',
     flag: 'until',
   },
@@ -145,13 +133,11 @@ export const SEGMENT = {
     kind: 'texts',
     maxItems: 100,
     maxLength: MAX_ATTRIBUTION_LENGTH,
-    label: 'Sources',
     help: 'where they came from: utm_source, else the referring site',
     flag: 'source',
   },
   includeUnconfirmed: {
     kind: 'switch',
-    label: 'Unconfirmed addresses too',
     help: 'addresses not yet confirmed as well (confirmed only otherwise; stopped e-mails never)',
     flag: 'include-unconfirmed',
   },
@@ -159,28 +145,22 @@ export const SEGMENT = {
     kind: 'number',
     min: 0,
     max: 1_000_000,
-    label: 'Invited at least',
     help: 'whose invite links brought at least this many confirmed sign-ups',
     flag: 'invited-at-least',
   },
   readyCountries: {
     kind: 'switch',
-    label: 'Only countries ready to launch',
     help: 'only those in countries whose launch meter is full (both targets met) when counted or sent',
     flag: 'ready-countries',
   },
   platforms: {
     kind: 'choice',
     of: PLATFORMS,
-    labels: { ios: 'iPhone', android: 'Android', other: 'Another or not known' } satisfies Record<Platform, string>,
-    label: 'Phones',
     help: 'the phone their sign-up came from or they said they use; other takes those whose phone is not known too',
     flag: 'platform',
   },
   claimed: {
     kind: 'tristate',
-    labels: { either: 'Either', yes: 'Already in the app', no: 'Not in the app yet' },
-    label: 'In the app',
     help: 'whether the app has taken their profile already, or not yet',
     flag: 'claimed',
   },
@@ -188,21 +168,17 @@ export const SEGMENT = {
     kind: 'texts',
     maxItems: 100,
     maxLength: 100,
-    label: 'Partners',
     help: 'the partners they first joined through (clubs and kennels whose sites carry the form) by their numbers in the Partners view',
     flag: 'partner',
   },
   locales: {
     kind: 'choice',
     of: LOCALES,
-    labels: { en: 'English', de: 'German', fr: 'French', es: 'Spanish', it: 'Italian', pl: 'Polish' } satisfies Record<Locale, string>,
-    label: 'Languages',
     help: 'the language their mails are in',
     flag: 'locale',
   },
   imported: {
     kind: 'switch',
-    label: 'People an import brought in',
     // contract/imports.ts: imported people never asked to join themselves.
     help: 'only people an import brought in whether they confirmed since or not (without this those who never confirmed are never mailed)',
     flag: 'imported',

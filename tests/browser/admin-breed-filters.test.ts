@@ -4,7 +4,7 @@
 // which have no breed, stay everyone's.
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { axeOn } from '../support/axe'
 import { chromiumAvailable } from '../support/chromium'
 import { useServerAndBrowser } from '../support/browser-suite'

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { PUBLIC_MIN } from '../../contract/public-figures'
 import { axeOn } from '../support/axe'
 import { chromiumAvailable } from '../support/chromium'

@@ -5,8 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { SEGMENT } from '../../contract/segment'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { claimInApp } from '../support/app'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
@@ -16,7 +15,7 @@ import { STORES } from '../support/stores'
 import { asOperator, joinTeam, ownerIn } from '../support/team'
 
 const copy = adminContent.campaigns
-const answers = SEGMENT.claimed.labels
+const answers = { either: copy.tristate('claimed', 'either'), yes: copy.tristate('claimed', 'yes'), no: copy.tristate('claimed', 'no') }
 
 /** Five confirmed sign-ups; the app has taken the first two. */
 const PEOPLE = ['in.app.1@example.com', 'in.app.2@example.com', 'waiting.1@example.com', 'waiting.2@example.com', 'waiting.3@example.com']

@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CampaignWritten, Segment } from '../../contract/campaigns'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'

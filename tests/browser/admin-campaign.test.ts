@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locale } from '../../contract/locales'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'

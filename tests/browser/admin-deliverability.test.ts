@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { percent } from '../../contract/deliverability'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { axeOn } from '../support/axe'
 import { chromiumAvailable } from '../support/chromium'
 import { useServerAndBrowser } from '../support/browser-suite'

@@ -5,8 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { SEGMENT } from '../../contract/segment'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { row } from '../support/rows'
@@ -78,7 +77,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the Import view on $kind', ({ 
       await expect.poll(() => page.getByRole('row', { name: /ada@whippet\.example/ }).textContent()).toContain(BASIS)
       // The composer says imported people never confirmed, and lists the basis.
       await page.getByRole('link', { name: adminContent.nav.campaigns }).click()
-      await page.getByLabel(SEGMENT.imported.label).waitFor()
+      await page.getByLabel(adminContent.campaigns.imported).waitFor()
       await expect.poll(() => page.getByText(copy.composer).isVisible()).toBe(true)
       await page.getByText(copy.composerBasis('Whippet Club', 1, BASIS, 2)).waitFor()
       await context.close()

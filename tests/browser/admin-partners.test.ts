@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { embedJoinPath } from '../../contract/partners'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { pageContent } from '../../web/content'
 import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'

@@ -2,7 +2,7 @@
 // (docs/decisions/019-suppression.md), on both stores, at 1280 and 390 px: in words beside its
 // status, and nothing beside a sign-up whose mail is fine.
 import { describe, expect, it } from 'vitest'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { axeOn } from '../support/axe'
 import { chromiumAvailable } from '../support/chromium'
 import { useServerAndBrowser } from '../support/browser-suite'

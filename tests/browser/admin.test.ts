@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { adminContent as copy } from '../../web/admin/content'
+import { adminContent as copy } from '../support/admin-words'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { row } from '../support/rows'

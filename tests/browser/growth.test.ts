@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import type { Funnel } from '../../contract/growth'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { content, pageContent } from '../../web/content'
 import { englishVisitorContent as visitorContent, visitorContent as visitorContentIn } from '../../web/visitor/content'
 import { chromiumAvailable } from '../support/chromium'

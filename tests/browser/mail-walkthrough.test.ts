@@ -2,7 +2,7 @@
 // finds the confirmation mail in the admin page's local mailbox, follows its link, and the
 // sign-up ends confirmed, with breeds and a country, as the admin list then shows.
 import { describe, expect, it } from 'vitest'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { content } from '../../web/content'
 import { englishVisitorContent as visitorContent } from '../../web/visitor/content'
 import { mailCopy } from '../../server/mail/content'

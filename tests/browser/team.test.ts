@@ -8,7 +8,7 @@
 // trying, and shows the ways in that work (issue 49, item 12).
 import type { BrowserContext, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { adminContent as copy } from '../../web/admin/content'
+import { adminContent as copy } from '../support/admin-words'
 import { announceSetup } from '../../server/team/setup-link'
 import { chromiumAvailable } from '../support/chromium'
 import { useServerAndBrowser } from '../support/browser-suite'

@@ -2,7 +2,7 @@
 // secret shown once and verifying what the receiver gets, a test event, the delivery log, a
 // failed delivery sent again, and the view passing axe at 390 px.
 import { afterEach, describe, expect, it } from 'vitest'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'

@@ -1,6 +1,6 @@
 // The admin page's sentences that carry numbers read right for one as for many.
 import { describe, expect, it } from 'vitest'
-import { adminContent } from '../../web/admin/content'
+import { adminContent } from '../support/admin-words'
 
 describe('admin copy', () => {
   it('says "1 sign-up" for one and "sign-ups" for more', () => {

@@ -3,7 +3,8 @@
 // code asks for (docs/decisions/016-languages.md).
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_LOCALE, LOCALES } from '../../contract/locales'
-import { catalogues, keysAsked } from '../../locales/index'
+import { adminCatalogues, adminTranslator, catalogues, keysAsked } from '../../locales/index'
+import { adminContentFor, adminWordsIn } from '../support/admin-words'
 import { mailCopy } from '../../server/mail/content'
 import { pageContent } from '../../web/content'
 import { visitorContent } from '../../web/visitor/content'
@@ -28,9 +29,14 @@ const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)(?:, *\w+)?\}
 
 const english = messages(catalogues[DEFAULT_LOCALE])
 
-describe('the catalogues', () => {
+describe.each([
+  { set: 'the page’s, the visitor’s and the mails’ (locales/)', of: catalogues },
+  { set: 'the back office’s (locales/admin/)', of: adminCatalogues },
+])('the catalogues: $set', ({ of }) => {
+  const english = messages(of[DEFAULT_LOCALE])
+
   it.each(LOCALES.filter((locale) => locale !== DEFAULT_LOCALE))('%s has every message English has, and no other', (locale) => {
-    const own = messages(catalogues[locale])
+    const own = messages(of[locale])
     const singular = (keys: Iterable<string>) => [...new Set([...keys].map((key) => pluralOf(key).base))].sort()
     expect(singular(own.keys())).toEqual(singular(english.keys()))
   })
@@ -38,7 +44,7 @@ describe('the catalogues', () => {
   it.each(LOCALES)("%s gives each plural message exactly the forms of its language's plural rules", (locale) => {
     const categories = [...new Intl.PluralRules(locale).resolvedOptions().pluralCategories].sort()
     const forms = new Map<string, string[]>()
-    for (const key of messages(catalogues[locale]).keys()) {
+    for (const key of messages(of[locale]).keys()) {
       const { base, form } = pluralOf(key)
       if (form) forms.set(base, [...(forms.get(base) ?? []), form])
     }
@@ -48,7 +54,7 @@ describe('the catalogues', () => {
 
   it.each(LOCALES)('%s uses the placeholders English uses in each message', (locale) => {
     const englishPlaceholders = new Map([...english].map(([key, text]) => [pluralOf(key).base, placeholders(text)]))
-    for (const [key, text] of messages(catalogues[locale])) {
+    for (const [key, text] of messages(of[locale])) {
       const expected = englishPlaceholders.get(pluralOf(key).base) ?? []
       // A plural form may leave its number out ("one" said in words), and a sentence may name the
       // product or not; nothing else (an address, a day, the support address) may go or come.
@@ -58,7 +64,7 @@ describe('the catalogues', () => {
   })
 
   it("translates every sentence: no message of four words or more is word for word another language's", () => {
-    const all = new Map(LOCALES.map((locale) => [locale, messages(catalogues[locale])]))
+    const all = new Map(LOCALES.map((locale) => [locale, messages(of[locale])]))
     const same: string[] = []
     for (const [i, locale] of LOCALES.entries())
       for (const other of LOCALES.slice(i + 1))
@@ -67,6 +73,16 @@ describe('the catalogues', () => {
     expect(same).toEqual([])
   })
 
+  it('addresses a Polish reader without a form only a man would be addressed by (or speak in)', () => {
+    // Second and first person past tense in the masculine ("podałeś", "zapisałem"; not a noun's
+    // instrumental such as "źródłem"), and "sam".
+    const masculine = /\p{L}(?:łeś|[aiy]łem)(?!\p{L})|(?<!\p{L})sam(?!\p{L})/u
+    const found = [...messages(of.pl)].filter(([, text]) => masculine.test(text)).map(([key, text]) => `${key}: ${text}`)
+    expect(found).toEqual([])
+  })
+})
+
+describe('the catalogues', () => {
   it('keeps no message that the pages, the visitor page and the mails never ask for', () => {
     keysAsked.clear()
     for (const locale of LOCALES) {
@@ -128,12 +144,38 @@ describe('the catalogues', () => {
     expect(counted.length).toBeGreaterThan(0)
     expect(counted.filter((key) => pluralOf(key).form === undefined)).toEqual([])
   })
+})
 
-  it('addresses a Polish reader without a form only a man would be addressed by (or speak in)', () => {
-    // Second and first person past tense in the masculine ("podałeś", "zapisałem"; not a noun's
-    // instrumental such as "źródłem"), and "sam".
-    const masculine = /\p{L}(?:łeś|[aiy]łem)(?!\p{L})|(?<!\p{L})sam(?!\p{L})/u
-    const found = [...messages(catalogues.pl)].filter(([, text]) => masculine.test(text)).map(([key, text]) => `${key}: ${text}`)
-    expect(found).toEqual([])
+describe('the back office’s words', () => {
+  it('are read by the admin page as the server’s i18next reads them, every message in every language', () => {
+    const values = { email: 'ada@example.com', name: 'N', subject: 'S', url: 'U', time: 'T', at: 'A', id: 7, min: 10 }
+    for (const locale of LOCALES) {
+      const page = adminWordsIn(locale)
+      const server = adminTranslator(locale)
+      const all = [...messages(adminCatalogues[locale]).keys()]
+      const counted = new Set(all.filter((key) => PLURAL.test(key)).map((key) => pluralOf(key).base))
+      for (const key of new Set(all.map((k) => pluralOf(k).base)))
+        for (const count of counted.has(key) ? [0, 1, 2, 5, 22, 112, 1.5, 1_000_000] : [undefined]) {
+          const given = count === undefined ? values : { ...values, count }
+          expect(page.t(key, given), `${locale}: ${key} (${count})`).toBe(server(key, given))
+        }
+    }
+  })
+
+  it('count recipients as each language says them: Polish one, few and many, French 0 and 1 singular', () => {
+    const pl = adminContentFor('pl').campaigns
+    expect([1, 2, 5, 22, 112].map((n) => pl.recipients(n))).toEqual([
+      '1 odbiorca',
+      '2 odbiorcy',
+      '5 odbiorców',
+      '22 odbiorcy',
+      '112 odbiorców',
+    ])
+    const fr = adminContentFor('fr').campaigns
+    expect([0, 1, 2].map((n) => fr.recipients(n))).toEqual(['0 destinataire', '1 destinataire', '2 destinataires'])
+    const en = adminContentFor('en').campaigns
+    expect([1, 2].map((n) => en.recipients(n))).toEqual(['1 recipient', '2 recipients'])
+    // A number as the language writes it (Intl's own grouping, never a typed space).
+    expect(pl.recipients(12_345)).toBe(`${new Intl.NumberFormat('pl').format(12_345)} odbiorców`)
   })
 })

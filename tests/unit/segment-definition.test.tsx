@@ -7,11 +7,20 @@ import { parseArgs } from 'node:util'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { Segment } from '../../contract/campaigns'
-import { SEGMENT, SEGMENT_FIELDS, type SegmentField, type SegmentFieldName, segmentProblems, tidySegment } from '../../contract/segment'
+import { LOCALES } from '../../contract/locales'
+import {
+  SEGMENT,
+  SEGMENT_FIELDS,
+  type SegmentField,
+  type SegmentFieldName,
+  segmentProblems,
+  tidySegment,
+  TRISTATE_ANSWERS,
+} from '../../contract/segment'
 import { segmentSchema } from '../../server/operators/campaign-routes'
 import { segmentFlags, segmentHelp, segmentOf as segmentOfOptions } from '../../server/operators/cli-campaigns'
 import { UsageError } from '../../server/operators/cli-common'
-import { adminContent } from '../../web/admin/content'
+import { adminContent, adminContentFor } from '../support/admin-words'
 import { SegmentFields, segmentOf as segmentOfForm } from '../../web/admin/views/campaigns/segment-fields'
 
 /** A value for a field, from its kind: lists of two (a free text with a comma), a moment with its zone. */
@@ -101,9 +110,15 @@ describe('the segment definition', () => {
     expect(new Set(flags).size).toBe(flags.length)
     for (const name of SEGMENT_FIELDS) {
       const field: SegmentField = SEGMENT[name]
-      expect(field.label, name).not.toBe('')
       expect(field.help, name).toMatch(/^[a-z].*[^.]$/)
-      if (field.kind === 'choice') expect(Object.keys(field.labels).sort(), name).toEqual([...field.of].sort())
+      // The composer's words, in every language: a label, a hint, and each choice's or answer's words.
+      for (const locale of LOCALES) {
+        const words = adminContentFor(locale).campaigns
+        expect(words[name], `${locale}: ${name}`).not.toBe('')
+        expect(words.hint(name), `${locale}: ${name}`).toMatch(/\S/)
+        const answers = field.kind === 'choice' ? field.of : field.kind === 'tristate' ? TRISTATE_ANSWERS : []
+        for (const answer of answers) expect(words.option(name, answer), `${locale}: ${name} ${answer}`).not.toBe(answer)
+      }
       if (field.kind === 'moment' && field.after) expect((SEGMENT as Record<string, SegmentField>)[field.after]?.kind, name).toBe('moment')
     }
   })
@@ -166,7 +181,7 @@ describe.each(SEGMENT_FIELDS)('segment field %s', (name) => {
       expect(() => segmentOfOptions(bad)).toThrow(new RegExp(`^--${field.flag}: `))
     }
     expect(segmentHelp()).toMatch(new RegExp(`^  --${field.flag}\\b.*\\S`, 'm'))
-    expect(adminContent.campaigns[name]).toBe(field.label)
+    expect(adminContent.campaigns[name]).not.toBe('')
   })
 })
 

@@ -156,6 +156,8 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
     return response
   }
   return {
+    /** The signed-in operator's own language (theirs alone). */
+    setLanguage: async (locale: Locale): Promise<SessionInfo> => (await call('/me', { method: 'PATCH', json: { locale } })).json(),
     stats: async (): Promise<Stats> => (await call('/stats')).json(),
     mail: async (): Promise<MailOverview> => (await call('/mail')).json(),
     /** `breed` (a catalogue id): the map of the sign-ups that named it; the meters and inviters stay everyone's. */

@@ -8,6 +8,8 @@ import { Button } from '../components/ui/button'
 import { cn } from '../lib/cn'
 import { AdminApiError, createAdminApi, signInApi } from './api'
 import { adminContent as copy } from './content'
+import { site } from '../site'
+import { LanguageMenu } from './language-menu'
 import { ReauthDialog } from './reauth'
 import { type AdminSession, SessionContext } from './session'
 import { AccountView } from './views/account/account'
@@ -50,40 +52,35 @@ const VIEWS: readonly View[] = [
   { path: '/account', label: copy.nav.account, permission: 'self', View: AccountView },
 ]
 
-export function AdminApp() {
+/** `session`: who was signed in as the page loaded (null: nobody), asked before its words were chosen. */
+export function AdminApp({ session }: { session: SessionInfo | null }) {
   return (
     <Router base={ADMIN_PAGE_PATH}>
-      <Admin />
+      <Admin initial={session} />
     </Router>
   )
 }
 
-function Admin() {
-  // undefined: not known yet; null: nobody is signed in.
-  const [session, setSession] = useState<SessionInfo | null | undefined>(undefined)
+function Admin({ initial }: { initial: SessionInfo | null }) {
+  // null: nobody is signed in.
+  const [session, setSession] = useState<SessionInfo | null>(initial)
   const [, navigate] = useLocation()
-  useEffect(() => {
-    signInApi.session().then(setSession, () => setSession(null))
+  // Signed in: an operator whose language is not the page's gets the page again, in theirs.
+  const enter = useCallback((fresh: SessionInfo, to?: string) => {
+    if (fresh.locale !== copy.locale) window.location.assign(to ?? window.location.href)
+    else setSession(fresh)
   }, [])
   const signedIn = useCallback(
     (fresh: SessionInfo) => {
-      setSession(fresh)
+      enter(fresh, ADMIN_PAGE_PATH)
       navigate(`~${ADMIN_PAGE_PATH}`, { replace: true })
     },
-    [navigate],
+    [enter, navigate],
   )
   return (
     <Switch>
       <Route path="/setup/:token">{(params) => <SetupView token={params.token} onSignedIn={signedIn} />}</Route>
-      <Route>
-        {session === undefined ? (
-          <main className="mx-auto mt-16 max-w-md p-8" aria-busy="true" />
-        ) : session === null ? (
-          <SignInView onSignedIn={setSession} />
-        ) : (
-          <SignedIn session={session} onSession={setSession} />
-        )}
-      </Route>
+      <Route>{session === null ? <SignInView onSignedIn={enter} /> : <SignedIn session={session} onSession={setSession} />}</Route>
     </Switch>
   )
 }
@@ -127,8 +124,9 @@ function SignedIn({ session, onSession }: { session: SessionInfo; onSession: (se
     <SessionContext.Provider value={admin}>
       <header className="border-b border-stone-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-5 pt-4">
-          <p className="text-xl font-bold text-stone-900">{copy.title}</p>
-          <div className="flex items-center gap-3">
+          <p className="text-xl font-bold text-stone-900">{site.productName}</p>
+          <div className="flex flex-wrap items-center gap-3">
+            {session.operator ? <LanguageMenu /> : null}
             <span className="hidden text-sm break-all text-stone-700 sm:inline">
               {session.operator ? copy.signedInAs(session.operator.email, session.operator.role) : session.token}
             </span>
@@ -159,9 +157,14 @@ function SignedIn({ session, onSession }: { session: SessionInfo; onSession: (se
           </ul>
         </nav>
       </header>
-      <main ref={main} tabIndex={-1} aria-label={view?.label ?? copy.title} className="mx-auto max-w-6xl px-5 py-6 focus:outline-none">
+      <main
+        ref={main}
+        tabIndex={-1}
+        aria-label={view?.label ?? site.productName}
+        className="mx-auto max-w-6xl px-5 py-6 focus:outline-none"
+      >
         <h1 className="sr-only">
-          {copy.title}: {view?.label ?? copy.notFound}
+          {site.productName}: {view?.label ?? copy.notFound}
         </h1>
         <p role="alert" className="mb-2 text-sm font-medium text-red-700 empty:hidden">
           {error}

@@ -2,17 +2,18 @@ import { useEffect, useRef } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import type { Stats } from '../../contract/admin-api'
+import { adminContent } from './content'
 import { TableRegion, td } from './table'
 
 const DAY_S = 86_400
 const HEIGHT_PX = 220
-/** Half a day label's width ("2026-11-24" at uPlot's 12 px), and a little more. */
-const LABEL_ROOM_PX = 40
+/** Half a day label's width (the longest: "24 de nov. de 2026" at uPlot's 12 px), and a little more. */
+const LABEL_ROOM_PX = 56
 /** Steps between labelled days: whole days and weeks only, never hours. */
 const DAY_STEPS = [1, 2, 7, 14, 28, 56, 91, 182, 364].map((days) => days * DAY_S)
 
-/** An axis label: the UTC day as the table writes it (2026-11-23). */
-export const isoDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10)
+/** An axis label: the UTC day as the table writes it, in the operator's language (23 Nov 2026, 23.11.2026). */
+export const dayLabel = (seconds: number) => adminContent.format.day(new Date(seconds * 1000).toISOString())
 
 /**
  * Sign-ups per day as bars, drawn by uPlot on a canvas at the width of its box (it follows the
@@ -40,7 +41,7 @@ export function SignupsChart({ perDay, label }: { perDay: Stats['perDay']; label
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         axes: [
-          { stroke: '#57534e', incrs: DAY_STEPS, space: 90, values: (_u, splits) => splits.map(isoDay) },
+          { stroke: '#57534e', incrs: DAY_STEPS, space: 120, values: (_u, splits) => splits.map(dayLabel) },
           { stroke: '#57534e', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] },
         ],
         series: [{}, { label, stroke: '#c2410c', fill: 'rgba(194, 65, 12, 0.25)', paths: uPlot.paths.bars?.({ size: [0.6, 40] }) }],
@@ -73,8 +74,8 @@ export function PerDayTable({
     <TableRegion caption={caption} className="mt-4 max-h-40" columns={[{ label: columns.day }, { label: columns.count, numeric: true }]}>
       {[...perDay].reverse().map(({ day, count }) => (
         <tr key={day} className="border-t border-stone-200">
-          <td className={td}>{day}</td>
-          <td className={`${td} text-right font-semibold text-stone-900`}>{count.toLocaleString('en')}</td>
+          <td className={td}>{adminContent.format.day(day)}</td>
+          <td className={`${td} text-right font-semibold text-stone-900`}>{adminContent.format.number(count)}</td>
         </tr>
       ))}
     </TableRegion>

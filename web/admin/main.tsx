@@ -1,13 +1,25 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { DEFAULT_LOCALE, firstLocaleOf } from '../../contract/locales'
 import './admin.css'
-import { AdminApp } from './app'
+import { signInApi } from './api'
+import { setAdminWords } from './content'
+import { catalogueLoaders, wordsOf } from './words'
 
 // Rendered in the browser only: the admin page is behind a token, there is nothing to prerender.
 const root = document.getElementById('admin')
 if (!root) throw new Error('admin.html has no #admin element')
+
+// The page speaks its operator's language, else the browser's first of ours (before anyone signs
+// in): that one catalogue is loaded, then the app, whose views read their words at their modules'
+// top (docs/decisions/027-the-back-office-in-six-languages.md). Another language is another load.
+const session = await signInApi.session().catch(() => null)
+const locale = session?.locale ?? firstLocaleOf(navigator.languages) ?? DEFAULT_LOCALE
+setAdminWords(wordsOf(await catalogueLoaders[locale](), locale))
+document.documentElement.lang = locale
+const { AdminApp } = await import('./app')
 createRoot(root).render(
   <StrictMode>
-    <AdminApp />
+    <AdminApp session={session} />
   </StrictMode>,
 )

@@ -12,7 +12,17 @@ import { TableRegion, td } from '../../table'
 import { ActionOutcome } from '../../outcome'
 
 const copy = adminContent.account
-const minute = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : adminContent.team.never)
+const format = adminContent.format
+const when = (iso: string | null) => (iso ? format.dateTime(iso) : adminContent.team.never)
+/** A last use: how long ago it was (its moment beside, for a hover). */
+const ago = (iso: string | null) =>
+  iso ? (
+    <time dateTime={iso} title={format.dateTime(iso)}>
+      {format.ago(iso)}
+    </time>
+  ) : (
+    adminContent.team.never
+  )
 
 const loadPasskeys = (api: AdminApi) => api.passkeys()
 
@@ -73,8 +83,8 @@ export function AccountView() {
             <th scope="row" className={`${td} font-medium break-all`}>
               {passkey.name}
             </th>
-            <td className={td}>{minute(passkey.created_at)}</td>
-            <td className={td}>{minute(passkey.last_used_at)}</td>
+            <td className={td}>{when(passkey.created_at)}</td>
+            <td className={td}>{ago(passkey.last_used_at)}</td>
             <td className={td}>
               <Button variant="outline" size="sm" aria-label={copy.removeLabel(passkey.name)} onClick={() => void remove(passkey)}>
                 {copy.remove}

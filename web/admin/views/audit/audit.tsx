@@ -63,11 +63,11 @@ export function AuditView() {
       >
         {items?.map((item) => (
           <tr key={item.id} className="border-t border-stone-200 align-top">
-            <td className={`${td} whitespace-nowrap`}>{item.at.replace('T', ' ').slice(0, 19)}</td>
+            <td className={`${td} whitespace-nowrap`}>{adminContent.format.instant(item.at)}</td>
             {/* An address stays on one line: on a phone the table scrolls in its region instead. */}
             <td className={`${td} whitespace-nowrap`}>{item.actor}</td>
             <th scope="row" className={`${td} font-medium`}>
-              {item.action}
+              {copy.action(item.action)}
             </th>
             <td className={`${td} whitespace-nowrap`}>{item.target ?? ''}</td>
             <td className={`${td} min-w-64 break-words`}>{detailOf(item.detail)}</td>

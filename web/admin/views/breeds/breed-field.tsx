@@ -155,7 +155,7 @@ export function useBreedNames(): BreedName[] {
         setNames(
           catalogue.breeds
             .flatMap((breed) => [...new Set(Object.values(breed.names))].map((name) => ({ id: breed.id, name, english: breed.names.en })))
-            .sort((a, b) => a.name.localeCompare(b.name, 'en')),
+            .sort((a, b) => a.name.localeCompare(b.name, adminContent.locale)),
         )
       },
       () => undefined,

@@ -15,9 +15,8 @@ import { BreedTargetsPanel } from './targets'
 import { UnmatchedPanel } from './unmatched'
 
 const copy = adminContent.breeds
-const number = (n: number) => n.toLocaleString('en')
-const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
-const countryName = (code: string) => countryNames.of(code) ?? code
+const number = adminContent.format.number
+const countryName = adminContent.format.country
 const select =
   'mt-1 h-9 w-full rounded-md border border-stone-300 bg-white px-2 text-sm text-stone-900 focus-visible:ring-4 focus-visible:ring-brand-200 focus-visible:outline-none sm:w-auto'
 
@@ -52,8 +51,8 @@ export function BreedsView() {
   const { data, reload } = useLoaded(load)
   const choose = (change: Partial<BreedFilter>) => setFilter((current) => ({ ...current, ...change }))
 
-  const breedOptions = [...choices.breeds].sort(([, a], [, b]) => a.localeCompare(b, 'en'))
-  const countryOptions = [...choices.countries].sort((a, b) => countryName(a).localeCompare(countryName(b), 'en'))
+  const breedOptions = [...choices.breeds].sort(([, a], [, b]) => a.localeCompare(b, adminContent.locale))
+  const countryOptions = [...choices.countries].sort((a, b) => countryName(a).localeCompare(countryName(b), adminContent.locale))
   return (
     <>
       <section aria-labelledby="breeds-heading" className="rounded-2xl bg-white p-6 shadow-sm">

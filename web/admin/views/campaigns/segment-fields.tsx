@@ -83,7 +83,7 @@ export function unshownFields(segment: Segment, form: FormData): SegmentFieldNam
 function Hint({ name }: { name: SegmentFieldName }) {
   return (
     <p id={hintId(name)} className="text-sm text-stone-600">
-      {text.hint(SEGMENT[name])}
+      {text.hint(name)}
     </p>
   )
 }
@@ -107,7 +107,7 @@ function Choices({ name, segment }: { name: SegmentFieldName; segment: Segment |
               defaultChecked={Array.isArray(ticked) && ticked.includes(value)}
               className="size-4 accent-brand-700"
             />
-            {field.labels[value]}
+            {text.option(name, value)}
           </label>
         ))}
       </div>
@@ -134,7 +134,7 @@ function Tristate({ name, segment }: { name: SegmentFieldName; segment: Segment 
               defaultChecked={answer === chosen}
               className="size-4 accent-brand-700"
             />
-            {field.labels[answer]}
+            {text.tristate(name, answer)}
           </label>
         ))}
       </div>

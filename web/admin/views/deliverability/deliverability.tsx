@@ -18,7 +18,7 @@ import { type Column, TableRegion, td } from '../../table'
 import { SuppressionsPanel } from './suppressions'
 
 const copy = adminContent.deliverability
-const number = (n: number) => n.toLocaleString('en')
+const number = adminContent.format.number
 const loadDeliverability = (api: AdminApi) => api.deliverability()
 
 export function DeliverabilityView() {

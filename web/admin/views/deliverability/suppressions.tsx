@@ -99,7 +99,7 @@ export function SuppressionsPanel() {
               {item.email ?? copy.forgotten}
             </th>
             <td className={td}>{copy.reasons[item.reason]}</td>
-            <td className={cn(td, 'whitespace-nowrap tabular-nums')}>{item.at.replace('T', ' ').slice(0, 16)}</td>
+            <td className={cn(td, 'whitespace-nowrap tabular-nums')}>{adminContent.format.dateTime(item.at)}</td>
             {writable ? (
               <td className={td}>
                 {item.email ? (

@@ -16,7 +16,7 @@ export interface BreedChoice {
 const loadChoices = async (api: AdminApi): Promise<BreedChoice[]> =>
   (await api.breeds({ breed: '', country: '', side: '' })).breeds
     .map(({ id, name }) => ({ id, name }))
-    .sort((a, b) => a.name.localeCompare(b.name, 'en'))
+    .sort((a, b) => a.name.localeCompare(b.name, adminContent.locale))
 
 /**
  * The breeds a filter offers: those with confirmed, subscribed profiles (GET /admin/api/breeds), so

@@ -51,7 +51,7 @@ export function DemandMap({
       ) : null}
       {segments ? (
         <p className="mt-1 text-sm text-stone-600">
-          {adminContent.countedAt(segments.countedAt, breed ? 'These figures were' : 'The most named breeds and the top inviters were')}
+          {adminContent.countedAt(segments.countedAt, breed ? 'filtered' : 'breedsAndInviters')}
         </p>
       ) : null}
       <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.6fr)]">

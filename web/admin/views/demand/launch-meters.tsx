@@ -16,9 +16,8 @@ import { asTyped, BelowPublicNote, DefaultTargetFields, TargetInput } from '../.
 const launch = adminContent.launch
 /** The two numbers of a country's target, in the form's order. */
 const KINDS = ['breeders', 'owners'] as const
-const number = (n: number) => n.toLocaleString('en')
-const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
-const countryName = (code: string) => countryNames.of(code) ?? code
+const number = adminContent.format.number
+const countryName = adminContent.format.country
 
 /** A target row of the form: a country (empty for the default) and its two numbers, as typed. */
 interface TargetRow {

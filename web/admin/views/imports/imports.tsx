@@ -252,7 +252,7 @@ function ImportList({ items }: { items: ImportStatus[] | null }) {
             <th scope="row" className={cn(td, 'font-medium')}>
               {copy.name(item)}
             </th>
-            <td className={cn(td, 'whitespace-nowrap tabular-nums')}>{item.startedAt.replace('T', ' ').slice(0, 16)}</td>
+            <td className={cn(td, 'whitespace-nowrap tabular-nums')}>{adminContent.format.dateTime(item.startedAt)}</td>
             <td className={cn(td, 'break-all')}>{item.by}</td>
             <td className={td}>{item.mode}</td>
             <td className={td}>{item.basis}</td>

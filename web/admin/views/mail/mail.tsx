@@ -19,7 +19,7 @@ function Figure({ label, value }: { label: string; value: number | undefined }) 
   return (
     <div className="rounded-xl bg-stone-100 px-4 py-3">
       <dt className="text-sm text-stone-600">{label}</dt>
-      <dd className="text-2xl font-bold text-stone-900">{value === undefined ? '…' : value.toLocaleString('en')}</dd>
+      <dd className="text-2xl font-bold text-stone-900">{value === undefined ? '…' : adminContent.format.number(value)}</dd>
     </div>
   )
 }
@@ -99,7 +99,7 @@ export function MailView() {
                 <span className="min-w-0">
                   <span className="block font-medium break-words text-stone-900">{mail.subject}</span>
                   <span className="block text-sm break-all text-stone-600">
-                    {mail.to} · {mail.date.replace('T', ' ').slice(0, 19)}
+                    {mail.to} · {adminContent.format.instant(mail.date)}
                   </span>
                 </span>
                 <Button
@@ -132,7 +132,7 @@ export function MailView() {
               </div>
               <div className="text-stone-700">
                 <dt className="inline">{copy.date}: </dt>
-                <dd className="inline">{preview.date.replace('T', ' ').slice(0, 19)}</dd>
+                <dd className="inline">{adminContent.format.instant(preview.date)}</dd>
               </div>
             </dl>
             <Button variant="outline" size="sm" onClick={close}>

@@ -11,7 +11,7 @@ import { TableRegion, td } from '../../table'
 import { BreedSelect, breedName, useBreedChoices } from '../demand/breed-select'
 
 const copy = adminContent.funnel
-const number = (n: number) => n.toLocaleString('en')
+const number = adminContent.format.number
 const day = (time: number) => new Date(time).toISOString().slice(0, 10)
 
 /** The last 30 UTC days, as the API answers when not told. */
@@ -102,9 +102,7 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
       {funnel && shownBreed ? (
         <p className="mt-3 max-w-3xl text-sm text-stone-700">{copy.breedNote(breedName(choices, shownBreed))}</p>
       ) : null}
-      {funnel ? (
-        <p className="mt-3 text-sm text-stone-600">{adminContent.countedAt(funnel.countedAt, "The sign-ups' figures were")}</p>
-      ) : null}
+      {funnel ? <p className="mt-3 text-sm text-stone-600">{adminContent.countedAt(funnel.countedAt, 'signups')}</p> : null}
       {totals ? (
         // The chart is a list: each step's words and numbers are read, its bar only seen.
         <StepChart
@@ -149,7 +147,7 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
             {[...funnel.days].reverse().map((d) => (
               <tr key={d.day} className="border-t border-stone-200">
                 <th scope="row" className={`${td} font-medium whitespace-nowrap`}>
-                  {d.day}
+                  {adminContent.format.day(d.day)}
                 </th>
                 {[d.views, d.visitors, d.signups, d.confirmed, d.profiled, d.inviters].map((n, i) => (
                   <td key={i} className={`${td} text-right`}>

@@ -18,7 +18,7 @@ export function OverviewView() {
           <h2 id="total-heading" className="text-sm font-semibold text-stone-600 uppercase">
             {copy.total}
           </h2>
-          <p className="mt-2 text-5xl font-extrabold text-stone-900">{stats?.total.toLocaleString('en') ?? '…'}</p>
+          <p className="mt-2 text-5xl font-extrabold text-stone-900">{stats ? copy.format.number(stats.total) : '…'}</p>
         </section>
         <section aria-labelledby="chart-heading" className="min-w-0 rounded-2xl bg-white p-6 shadow-sm">
           <h2 id="chart-heading" className="text-sm font-semibold text-stone-600 uppercase">
@@ -38,7 +38,7 @@ export function OverviewView() {
             {stats?.perSource.map(({ source, count }) => (
               <li key={source ?? ''} className="flex justify-between gap-3 text-stone-800">
                 <span className="truncate">{source ?? copy.direct}</span>
-                <span className="font-semibold">{count.toLocaleString('en')}</span>
+                <span className="font-semibold">{copy.format.number(count)}</span>
               </li>
             ))}
           </ol>

@@ -19,7 +19,7 @@ const copy = adminContent.partners
 const loadPartners = (api: AdminApi) => api.partners()
 /** Refusals whose reason is said beside the form: a wrong field (400). */
 const REFUSALS_SAID = [400] as const
-const number = (n: number) => n.toLocaleString('en')
+const number = adminContent.format.number
 
 /** The fields of a partner's form, as the API takes them (empty optional fields clear). */
 function fieldsOf(form: HTMLFormElement): PartnerChange {

@@ -158,7 +158,7 @@ export function SignupsView() {
             </thead>
             <tbody>
               {rows.map((row) => {
-                const joined = row.created_at.replace('T', ' ').slice(0, 16)
+                const joined = copy.format.dateTime(row.created_at)
                 const source = sourceOf(row)
                 return (
                   <tr key={row.id} className="border-t border-stone-200">

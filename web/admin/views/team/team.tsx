@@ -12,7 +12,17 @@ import { TableRegion, td } from '../../table'
 import { ActionOutcome } from '../../outcome'
 
 const copy = adminContent.team
-const minute = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : copy.never)
+const format = adminContent.format
+const when = (iso: string | null) => (iso ? format.dateTime(iso) : copy.never)
+/** A last use: how long ago it was (its moment beside, for a hover). */
+const ago = (iso: string | null) =>
+  iso ? (
+    <time dateTime={iso} title={format.dateTime(iso)}>
+      {format.ago(iso)}
+    </time>
+  ) : (
+    copy.never
+  )
 /** A column shown from sm up; below, its words go under the address. */
 const wide = 'hidden sm:table-cell'
 const select =
@@ -179,7 +189,7 @@ export function TeamView() {
                 {invitation.email}
               </th>
               <td className={td}>{invitation.role}</td>
-              <td className={`${td} ${wide}`}>{minute(invitation.expires_at)}</td>
+              <td className={`${td} ${wide}`}>{when(invitation.expires_at)}</td>
               <td className={td}>
                 <Button
                   variant="outline"
@@ -219,9 +229,9 @@ export function TeamView() {
               {token.name}
             </th>
             <td className={td}>{token.role}</td>
-            <td className={td}>{minute(token.created_at)}</td>
-            <td className={td}>{token.expires_at ? minute(token.expires_at) : copy.never}</td>
-            <td className={td}>{minute(token.last_used_at)}</td>
+            <td className={td}>{when(token.created_at)}</td>
+            <td className={td}>{when(token.expires_at)}</td>
+            <td className={td}>{ago(token.last_used_at)}</td>
             <td className={td}>
               {token.revoked ? (
                 copy.revoked

@@ -12,7 +12,7 @@ import { TableRegion, td } from '../../table'
 import { ActionOutcome } from '../../outcome'
 
 const copy = adminContent.webhooks
-const minute = (iso: string) => iso.replace('T', ' ').slice(0, 19)
+const moment = (iso: string) => adminContent.format.instant(iso)
 
 /** An endpoint's deliveries: loaded again whenever the list is (each load gives a new `endpoint`), and after a resend. */
 function DeliveryLog({ endpoint, onResent }: { endpoint: WebhookEndpoint; onResent: (text: string) => void }) {
@@ -70,7 +70,7 @@ function DeliveryLog({ endpoint, onResent }: { endpoint: WebhookEndpoint; onRese
       >
         {items?.map((attempt) => (
           <tr key={attempt.id} className="border-t border-stone-200 align-top">
-            <td className={`${td} whitespace-nowrap`}>{minute(attempt.at)}</td>
+            <td className={`${td} whitespace-nowrap`}>{moment(attempt.at)}</td>
             <th scope="row" className={`${td} font-medium`}>
               {attempt.event}
             </th>
@@ -85,7 +85,7 @@ function DeliveryLog({ endpoint, onResent }: { endpoint: WebhookEndpoint; onRese
                 <Button
                   variant="outline"
                   size="sm"
-                  aria-label={copy.resendLabel(attempt.event, minute(attempt.at))}
+                  aria-label={copy.resendLabel(attempt.event, moment(attempt.at))}
                   onClick={() => void resend(attempt)}
                 >
                   {copy.resend}
