@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locale } from '../../contract/locales'
 import { adminContent } from '../support/admin-words'
+import { DEFAULT_MARKDOWN } from '../../web/admin/views/campaigns/default-message'
 import { axeOn } from '../support/axe'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
@@ -95,7 +96,7 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
   it('composes in English and German, previews both, tests and sends to breeders in one country, watched to the end', async () => {
     const page = await signIn('/campaigns')
     // With APP_STORE_URL set, the default message links the app.
-    await expect.poll(() => page.getByLabel(copy.markdown).inputValue()).toBe(copy.defaultMarkdown)
+    await expect.poll(() => page.getByLabel(copy.markdown).inputValue()).toBe(DEFAULT_MARKDOWN)
     await page.getByLabel(copy.subject, { exact: true }).fill(SUBJECT)
     await page.getByText(copy.otherLanguages).click()
     const german = adminContent.language('de')

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { adminContent as copy } from '../support/admin-words'
+import { DEFAULT_MARKDOWN_WITHOUT_STORE } from '../../web/admin/views/campaigns/default-message'
 import { useServerAndBrowser } from '../support/browser-suite'
 import { chromiumAvailable } from '../support/chromium'
 import { row } from '../support/rows'
@@ -53,7 +54,7 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
     const page = await signIn('/campaigns')
     const message = page.getByLabel(copy.campaigns.markdown)
     await message.waitFor()
-    await expect.poll(() => message.inputValue()).toBe(copy.campaigns.defaultMarkdownWithoutStore)
+    await expect.poll(() => message.inputValue()).toBe(DEFAULT_MARKDOWN_WITHOUT_STORE)
     await page.getByLabel(copy.campaigns.subject, { exact: true }).fill('Kennect is here')
     await page.getByRole('button', { name: copy.campaigns.preview }).click()
     await page.getByRole('region', { name: copy.campaigns.recipients(0) }).waitFor()

@@ -12,6 +12,7 @@ import { useLoaded } from '../../hooks'
 import { useAdmin } from '../../session'
 import { ImportedNote } from './imported-note'
 import { SegmentFields, segmentOf, unshownFields } from './segment-fields'
+import { DEFAULT_MARKDOWN, DEFAULT_MARKDOWN_WITHOUT_STORE } from './default-message'
 
 const text = adminContent.campaigns
 /** How often campaigns are fetched again while one is sending. */
@@ -272,7 +273,7 @@ export function CampaignsView() {
               required
               rows={6}
               key={String(appStore)}
-              defaultValue={opened?.markdown.en ?? (appStore ? text.defaultMarkdown : text.defaultMarkdownWithoutStore)}
+              defaultValue={opened?.markdown.en ?? (appStore ? DEFAULT_MARKDOWN : DEFAULT_MARKDOWN_WITHOUT_STORE)}
               aria-describedby="campaign-markdown-hint"
               className={`mt-1 ${markdownBox}`}
             />
