@@ -207,8 +207,9 @@ export function createAdminApi({ reauthenticate, signedOut }: { reauthenticate: 
       return { blob: await response.blob(), filename }
     },
     team: async (): Promise<TeamOverview> => (await call('/operators')).json(),
-    invite: async (email: string, role: OperatorRole): Promise<void> =>
-      void (await call('/operators', { method: 'POST', json: { email, role } })),
+    /** `locale`: the invitation's language, which the invitee starts in. */
+    invite: async (email: string, role: OperatorRole, locale: Locale): Promise<void> =>
+      void (await call('/operators', { method: 'POST', json: { email, role, locale } })),
     changeOperator: async (id: number, change: { role: OperatorRole } | { disabled: boolean }): Promise<void> =>
       void (await call(`/operators/${id}`, { method: 'PATCH', json: change })),
     tokens: async (): Promise<ApiTokenSummary[]> => (await call('/tokens')).json(),

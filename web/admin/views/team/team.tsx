@@ -1,7 +1,9 @@
 // The team, for owners: operators with their roles (changed or disabled here), invitations by
 // mail, and API tokens for the command line and scripts (each shown once).
 import { type FormEvent, useState } from 'react'
+import { type Locale, LOCALES } from '../../../../contract/locales'
 import { OPERATOR_ROLES, type OperatorRole, TOKEN_ROLES, type TokenRole } from '../../../../contract/team'
+import { ownName } from '../../language-menu'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
 import type { AdminApi } from '../../api'
@@ -44,7 +46,10 @@ export function TeamView() {
     const form = event.currentTarget
     const data = new FormData(form)
     const email = String(data.get('email') ?? '')
-    await change(() => api.invite(email, String(data.get('role')) as OperatorRole), copy.invited(email))
+    await change(
+      () => api.invite(email, String(data.get('role')) as OperatorRole, String(data.get('locale')) as Locale),
+      copy.invited(email),
+    )
     form.reset()
   }
 
@@ -106,7 +111,7 @@ export function TeamView() {
               >
                 {OPERATOR_ROLES.map((role) => (
                   <option key={role} value={role}>
-                    {role}
+                    {copy.roleNames[role]}
                   </option>
                 ))}
               </select>
@@ -168,6 +173,19 @@ export function TeamView() {
             </div>
           </fieldset>
           <div>
+            <label htmlFor="invite-locale" className="block text-sm text-stone-700">
+              {copy.inviteLanguage}
+            </label>
+            {/* The invitation's mail and the invitee's first language: the inviter's unless chosen. */}
+            <select id="invite-locale" name="locale" defaultValue={adminContent.locale} className={`mt-1 ${select}`}>
+              {LOCALES.map((locale) => (
+                <option key={locale} value={locale} lang={locale}>
+                  {ownName(locale)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
             <Button type="submit">{copy.sendInvite}</Button>
           </div>
         </form>
@@ -188,7 +206,7 @@ export function TeamView() {
               <th scope="row" className={`${td} font-medium break-all`}>
                 {invitation.email}
               </th>
-              <td className={td}>{invitation.role}</td>
+              <td className={td}>{copy.roleNames[invitation.role]}</td>
               <td className={`${td} ${wide}`}>{when(invitation.expires_at)}</td>
               <td className={td}>
                 <Button
@@ -228,7 +246,7 @@ export function TeamView() {
             <th scope="row" className={`${td} font-medium break-all`}>
               {token.name}
             </th>
-            <td className={td}>{token.role}</td>
+            <td className={td}>{copy.tokenRoles[token.role]}</td>
             <td className={td}>{when(token.created_at)}</td>
             <td className={td}>{when(token.expires_at)}</td>
             <td className={td}>{ago(token.last_used_at)}</td>
