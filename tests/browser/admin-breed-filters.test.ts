@@ -58,7 +58,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breed filters on the admin
   }
   /** A table as a person reads it: each row's cells. */
   const read = async (page: Page, caption: string) =>
-    (await page.getByRole('table', { name: caption }).locator('tbody tr').allInnerTexts()).map((text) =>
+    (await page.getByRole('table', { name: caption, exact: true }).locator('tbody tr').allInnerTexts()).map((text) =>
       text.split('\t').map((cell) => cell.trim()),
     )
   const axe = async (page: Page) =>
@@ -125,7 +125,8 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breed filters on the admin
     const { page, problems } = await open('')
     const today = new Date().toISOString().slice(0, 10)
     /** Today's views, visitors and sign-ups, as the per-day table says them. */
-    const todays = async () => (await read(page, funnelCopy.daysCaption)).find((cells) => cells[0] === today)?.slice(1, 4)
+    const todays = async () =>
+      (await read(page, funnelCopy.daysCaption)).find((cells) => cells[0] === adminContent.format.day(today))?.slice(1, 4)
     await expect.poll(todays).toEqual(['4', '1', '5'])
     const note = page.getByText(funnelCopy.breedNote('Pug'))
     expect(await note.count()).toBe(0)

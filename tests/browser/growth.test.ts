@@ -254,7 +254,7 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the funnel with sign-ups throu
       const page = await context.newPage()
       await page.goto(`${suite.server.url}/admin`)
       const funnel = page.getByRole('region', { name: copy.heading })
-      const today = new Date().toISOString().slice(0, 10)
+      const today = adminContent.format.day(new Date().toISOString())
       const rowOf = async (caption: string, first: string) =>
         (await funnel.getByRole('table', { name: caption }).locator('tbody tr').allInnerTexts())
           .map((text) => text.split('\t').map((cell) => cell.trim()))

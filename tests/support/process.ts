@@ -41,8 +41,9 @@ export function refuseStaleBuild(): void {
 
 /** Runs one command of the command line with only PATH and `env`, and answers how it ended, a failure too. */
 export async function runCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  const cli = builtCli() // refused outside the try: a stale build is no command's failure
   try {
-    const { stdout, stderr } = await run(process.execPath, [builtCli(), ...args], { env: { PATH: process.env.PATH, ...env } })
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, ...env } })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const { code, stdout, stderr } = error as CliResult

@@ -194,6 +194,19 @@ export function adminContentIn(words: Words) {
       breedOffered: (name: string, english: string) => (name === english ? name : t('breeds.breedOffered', { name, english })),
       mapLabel: (name: string) => t('breeds.mapLabel', { name }),
       mapped: (name: string, breed: string, signups: number) => t('breeds.mapped', { name, breed, count: signups }),
+      grid: {
+        ...c.breeds.grid,
+        /** A cell's figures in words: what a screen reader reads, and a hover or a focus shows. */
+        cell: ({
+          ready,
+          ...values
+        }: Record<'breed' | 'country' | 'studs' | 'studsTarget' | 'dams' | 'damsTarget', string> & { ready: boolean }) =>
+          t(ready ? 'breeds.grid.cellReady' : 'breeds.grid.cell', values),
+        more: (shown: { breeds: number; countries: number }) =>
+          t('breeds.grid.more', { breeds: number(shown.breeds), countries: number(shown.countries) }),
+        details: (values: { breed: string; country: string }) => t('breeds.grid.details', values),
+        of: (values: { have: string; want: string }) => t('breeds.grid.of', values),
+      },
     },
     funnel: {
       ...c.funnel,

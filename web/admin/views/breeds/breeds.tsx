@@ -11,6 +11,7 @@ import { adminContent } from '../../content'
 import { useLoaded } from '../../hooks'
 import { useAdmin } from '../../session'
 import { TableRegion, td } from '../../table'
+import { BreedsGrid } from './grid'
 import { BreedTargetsPanel } from './targets'
 import { UnmatchedPanel } from './unmatched'
 
@@ -115,6 +116,9 @@ export function BreedsView() {
           </a>
         </div>
         <p className="mt-3 text-xs text-stone-600">{data ? copy.counted(data.countedAt) : '…'}</p>
+        {/* The picture first: which breeds are close, where; the table after, row by row. */}
+        <h3 className="mt-4 font-semibold text-stone-900">{copy.grid.heading}</h3>
+        {data ? <BreedsGrid meters={data.breeds} /> : null}
         <MetersTable meters={data?.breeds ?? null} filter={filter} />
       </section>
       {can('settings:write') || can('breeds:map') ? (
