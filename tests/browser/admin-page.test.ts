@@ -29,8 +29,13 @@ describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
   })
 
   /** Signs an owner in and opens a view (the overview unless said); `before` runs first (to record requests or drawn text). */
-  async function signIn(width: number, before?: (page: Page) => Promise<void>, view = ''): Promise<Page> {
-    const context = await suite.browser.newContext({ viewport: { width, height: 900 } })
+  async function signIn(
+    width: number,
+    before?: (page: Page) => Promise<void>,
+    view = '',
+    colorScheme: 'light' | 'dark' = 'light',
+  ): Promise<Page> {
+    const context = await suite.browser.newContext({ viewport: { width, height: 900 }, colorScheme })
     await ownerIn(context, suite.server)
     const page = await context.newPage()
     await before?.(page)
@@ -67,10 +72,14 @@ describe.skipIf(!chromiumAvailable)('admin page, fitted and precise', () => {
   // One test per view and width, on one page per width (the views need no fresh page): each view's
   // axe run has its own time. All views in one test took 60 s, its limit, beside another layer on
   // two cores (a fresh clone's .ci/run, 2026-12-01).
-  describe.each([390, 1280])('at %i px', (width) => {
+  describe.each([
+    [390, 'light'],
+    [1280, 'light'],
+    [1280, 'dark'],
+  ] as const)('at %i px, %s', (width, colorScheme) => {
     let page: Page
     beforeAll(async () => {
-      page = await signIn(width)
+      page = await signIn(width, undefined, '', colorScheme)
       await page.getByRole('table', { name: copy.perDayTable }).waitFor()
     })
     afterAll(() => page?.context().close())

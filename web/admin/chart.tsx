@@ -29,6 +29,8 @@ export function SignupsChart({ perDay, label }: { perDay: Stats['perDay']; label
     days.unshift((days[0] ?? 0) - DAY_S)
     days.push((days.at(-1) ?? 0) + DAY_S)
     const counts = [0, ...perDay.map((d) => d.count), 0]
+    // The axes in the page's muted text colour: the light scheme's or the dark one's (admin.css).
+    const axis = getComputedStyle(element).getPropertyValue('--color-stone-600').trim() || '#57534e'
     const chart = new uPlot(
       {
         width: element.clientWidth,
@@ -41,8 +43,8 @@ export function SignupsChart({ perDay, label }: { perDay: Stats['perDay']; label
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         axes: [
-          { stroke: '#57534e', incrs: DAY_STEPS, space: 120, values: (_u, splits) => splits.map(dayLabel) },
-          { stroke: '#57534e', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] },
+          { stroke: axis, incrs: DAY_STEPS, space: 120, values: (_u, splits) => splits.map(dayLabel) },
+          { stroke: axis, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] },
         ],
         series: [{}, { label, stroke: '#c2410c', fill: 'rgba(194, 65, 12, 0.25)', paths: uPlot.paths.bars?.({ size: [0.6, 40] }) }],
       },
