@@ -18,6 +18,7 @@ import { STORES } from '../support/stores'
 import { joinTeam, ownerIn, signInContext } from '../support/team'
 
 const copy = adminContent.breeds
+const countryName = adminContent.format.country
 
 const RUSSIAN = 'Немецкая овчарка'
 
@@ -122,6 +123,62 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breeds on the admin page o
     await page.context().close()
   })
 
+  it.skipIf(!available)(
+    'opens on a picture of breed by country that a screen reader reads as a table, its numbers on hover and focus',
+    async () => {
+      const page = await open()
+      const grid = page.getByRole('table', { name: copy.grid.caption })
+      await grid.waitFor()
+      // The most named breed first; the country with the most studs and dams first.
+      expect(await grid.getByRole('rowheader').allInnerTexts()).toEqual([LAB, GSD])
+      expect(await grid.getByRole('columnheader').allInnerTexts()).toEqual(['FR', 'DE'])
+      const words = (breed: string, code: string, studs: number, dams: number) =>
+        copy.grid.cell({
+          breed,
+          country: countryName(code),
+          studs: `${studs}`,
+          studsTarget: '20',
+          dams: `${dams}`,
+          damsTarget: '20',
+          ready: false,
+        })
+      // Each cell's numbers in words (not its colours alone), and each half's step toward the target.
+      const lab = grid.getByRole('button', { name: words(LAB, 'FR', 2, 2) })
+      expect([await lab.getAttribute('data-studs'), await lab.getAttribute('data-dams')]).toEqual(['quarter', 'quarter'])
+      const shepherd = grid.getByRole('button', { name: words(GSD, 'DE', 0, 1) })
+      expect([await shepherd.getAttribute('data-studs'), await shepherd.getAttribute('data-dams')]).toEqual(['none', 'quarter'])
+      // The legend names every step.
+      for (const level of Object.values(copy.grid.levels)) await page.getByText(level, { exact: true }).waitFor()
+      // Hovered, then focused by keyboard: the numbers show beside the cell.
+      const tip = page.getByRole('tooltip', { name: words(LAB, 'FR', 2, 2) })
+      expect(await tip.isVisible()).toBe(false)
+      await lab.hover()
+      await expect.poll(() => tip.isVisible()).toBe(true)
+      await page.mouse.move(0, 0)
+      await shepherd.focus()
+      await page.keyboard.press('Shift+Tab')
+      await page.keyboard.press('Tab') // a focus from the keyboard, as :focus-visible needs
+      await expect.poll(() => page.getByRole('tooltip', { name: words(GSD, 'DE', 0, 1) }).isVisible()).toBe(true)
+      // Activated, a cell opens its breed's figures in its country, and the figures take the focus.
+      await page.keyboard.press('Enter')
+      const details = page.getByRole('region', { name: copy.grid.details({ breed: GSD, country: DE }) })
+      await details.waitFor()
+      await expect.poll(() => details.evaluate((element) => element === document.activeElement)).toBe(true)
+      expect(await details.getByRole('definition').allInnerTexts()).toEqual([
+        copy.grid.of({ have: '0', want: '20' }),
+        copy.grid.of({ have: '1', want: '20' }),
+        '0',
+        copy.notReady,
+      ])
+      expect(
+        await axeOn(page)
+          .analyze()
+          .then((results) => results.violations.map((v) => v.id)),
+      ).toEqual([])
+      await page.context().close()
+    },
+  )
+
   it.skipIf(!available)('filters by country and side, and downloads the CSV of what it shows', async () => {
     const page = await open()
     await page.getByLabel(copy.country, { exact: true }).selectOption('FR')
@@ -180,6 +237,20 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the breeds on the admin page o
     expect(await rowOf(page, LAB, copy.allCountries)).toEqual([LAB, copy.allCountries, '3', '3', '0', '2 / 1', copy.ready])
     expect(await rowOf(page, GSD, copy.allCountries)).toEqual([GSD, copy.allCountries, '1', '1', '1', '2 / 1', copy.notReady])
     expect((await suite.server.app.store.breeds.targets()).default).toEqual({ studs: 2, dams: 1 })
+    // The picture takes it too: France's Labradors at the target on both sides, ticked as ready.
+    const ready = page.getByRole('table', { name: copy.grid.caption }).getByRole('button', {
+      name: copy.grid.cell({
+        breed: LAB,
+        country: countryName('FR'),
+        studs: '2',
+        studsTarget: '2',
+        dams: '2',
+        damsTarget: '1',
+        ready: true,
+      }),
+    })
+    await ready.waitFor()
+    expect([await ready.getAttribute('data-studs'), await ready.getAttribute('data-dams')]).toEqual(['full', 'full'])
     await page.context().close()
   })
 
