@@ -61,6 +61,43 @@ try {
   await place('de', 'DE', 30, 122)
   await place('ie', 'IE', 52, 214)
   await place('fr', 'FR', 12, 40)
+  // Breeders of a dozen breeds in seven countries, some near their target, for the breeds' picture.
+  const BREEDS = [
+    'Golden Retriever',
+    'German Shepherd Dog',
+    'French Bulldog',
+    'Dachshund',
+    'Border Collie',
+    'Pug',
+    'Beagle',
+    'Poodle',
+    'Rottweiler',
+    'Boxer',
+    'Dalmatian',
+  ]
+  const COUNTRIES = ['DE', 'PL', 'FR', 'IT', 'ES', 'GB', 'NL'] as const
+  await app.store.breeds.setTargets({
+    default: { studs: 20, dams: 20 },
+    breeds: { pug: { studs: 8, dams: 8 }, dachshund: { studs: 12, dams: 15 } },
+  })
+  for (const [b, breed] of BREEDS.entries())
+    for (const [c, country] of COUNTRIES.entries()) {
+      const studs = (b * 7 + c * 5) % 23
+      const dams = (b * 5 + c * 11 + 3) % 23
+      const prefix = `breed-${b}-${c}`
+      if (studs + dams === 0) continue
+      await seedSignUps({ SQLITE_PATH: config.SQLITE_PATH }, { confirmed: Math.max(studs, dams), prefix })
+      const rows = await app.store.list({ limit: 1000, search: `${prefix}-` })
+      for (const [i, row] of rows.entries())
+        await app.store.visitors.saveProfile(
+          row.id,
+          profileOf({
+            role: 'breeder',
+            breeds: [{ name: breed, side: i < Math.min(studs, dams) ? 'both' : studs > dams ? 'stud' : 'dam' }],
+            country,
+          }),
+        )
+    }
   // The visitor: confirmed, a breeder in Germany, two friends joined through the link, one confirmed.
   const ada = await joinWithLink(server, 'ada.lovelace@example.com', { utm_source: 'dogshow' })
   await confirmOnPage(server, ada.token)
@@ -214,6 +251,21 @@ try {
     }
     await context.close()
   }
+  // The breeds' picture alone, in both of the admin's schemes.
+  for (const width of [390, 1280])
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1, colorScheme })
+      await context.addCookies([session])
+      const page = await context.newPage()
+      await page.goto(`${url}/admin/breeds`)
+      const grid = page.locator('section[aria-labelledby="breeds-grid-heading"]')
+      await grid.getByRole('table').waitFor()
+      await page.waitForLoadState('networkidle')
+      const shot = `${outDir}/admin-breeds-grid-${width}${colorScheme === 'dark' ? '-dark' : ''}.png`
+      await grid.screenshot({ path: shot })
+      console.log(shot)
+      await context.close()
+    }
   await browser.close()
 } finally {
   await app.close()

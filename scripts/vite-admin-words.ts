@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 
 const PREFIX = 'virtual:admin-words/'
+/** The words only the server says (an operator's mails, the sign-in link's page): not shipped to the page. */
+export const SERVER_ONLY = ['mails', 'signInPage'] as const
 const RESOLVED = '\0admin-words/'
 const catalogue = (locale: string): unknown =>
   JSON.parse(readFileSync(fileURLToPath(new URL(`../locales/admin/${locale}.json`, import.meta.url)), 'utf8'))
@@ -30,7 +32,8 @@ export function adminWords(): Plugin {
       const locale = id.slice(RESOLVED.length)
       this.addWatchFile(fileURLToPath(new URL(`../locales/admin/${locale}.json`, import.meta.url)))
       this.addWatchFile(fileURLToPath(new URL('../locales/admin/en.json', import.meta.url)))
-      const words = locale === 'en' ? catalogue('en') : merged(catalogue('en'), catalogue(locale))
+      const all = (locale === 'en' ? catalogue('en') : merged(catalogue('en'), catalogue(locale))) as Record<string, unknown>
+      const words = Object.fromEntries(Object.entries(all).filter(([key]) => !(SERVER_ONLY as readonly string[]).includes(key)))
       // JSON.parse of a string: parsed faster than the same object as a literal.
       return `export default JSON.parse(${JSON.stringify(JSON.stringify(words))})`
     },

@@ -1,6 +1,7 @@
 // The admin app: one navigation, one route and one folder per view (views/*), each shown only to
 // a role that may use it. Signed out, it is the way in: a passkey, an e-mail link, or a setup link.
-import { type ComponentType, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { type ComponentType, StrictMode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { createRoot } from 'react-dom/client'
 import { Link, Route, Router, Switch, useLocation } from 'wouter'
 import { ADMIN_PAGE_PATH } from '../../contract/paths'
 import { type Permission, type SessionInfo } from '../../contract/team'
@@ -51,6 +52,15 @@ const VIEWS: readonly View[] = [
   { path: '/webhooks', label: copy.nav.webhooks, permission: 'webhooks:manage', View: WebhooksView },
   { path: '/account', label: copy.nav.account, permission: 'self', View: AccountView },
 ]
+
+/** Renders the app into the page (main.tsx calls it once the operator's words are loaded). */
+export function mountAdmin(root: HTMLElement, session: SessionInfo | null): void {
+  createRoot(root).render(
+    <StrictMode>
+      <AdminApp session={session} />
+    </StrictMode>,
+  )
+}
 
 /** `session`: who was signed in as the page loaded (null: nobody), asked before its words were chosen. */
 export function AdminApp({ session }: { session: SessionInfo | null }) {

@@ -1,5 +1,3 @@
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
 import { DEFAULT_LOCALE, firstLocaleOf } from '../../contract/locales'
 import './admin.css'
 import { signInApi } from './api'
@@ -13,13 +11,10 @@ if (!root) throw new Error('admin.html has no #admin element')
 // The page speaks its operator's language, else the browser's first of ours (before anyone signs
 // in): that one catalogue is loaded, then the app, whose views read their words at their modules'
 // top (docs/decisions/027-the-back-office-in-six-languages.md). Another language is another load.
+// This module holds no React: the app's chunk has it all, and nothing is split between the two.
 const session = await signInApi.session().catch(() => null)
 const locale = session?.locale ?? firstLocaleOf(navigator.languages) ?? DEFAULT_LOCALE
 setAdminWords(wordsOf(await catalogueLoaders[locale](), locale))
 document.documentElement.lang = locale
-const { AdminApp } = await import('./app')
-createRoot(root).render(
-  <StrictMode>
-    <AdminApp session={session} />
-  </StrictMode>,
-)
+const { mountAdmin } = await import('./app')
+mountAdmin(root, session)

@@ -117,8 +117,12 @@ export function BreedsView() {
         </div>
         <p className="mt-3 text-xs text-stone-600">{data ? copy.counted(data.countedAt) : '…'}</p>
         {/* The picture first: which breeds are close, where; the table after, row by row. */}
-        <h3 className="mt-4 font-semibold text-stone-900">{copy.grid.heading}</h3>
-        {data ? <BreedsGrid meters={data.breeds} /> : null}
+        <section aria-labelledby="breeds-grid-heading" className="mt-4">
+          <h3 id="breeds-grid-heading" className="font-semibold text-stone-900">
+            {copy.grid.heading}
+          </h3>
+          {data ? <BreedsGrid meters={data.breeds} /> : null}
+        </section>
         <MetersTable meters={data?.breeds ?? null} filter={filter} />
       </section>
       {can('settings:write') || can('breeds:map') ? (
