@@ -41,7 +41,8 @@ export const WRONG_CODES_PER_CLIENT_PER_MINUTE = 30
 /**
  * Wrong codes one token may send in a minute from all its clients together: the last resort, for a
  * guess spread over many addresses (a hundred clients' worth). Only the codes a client's own budget
- * let through count here, so one address's flood never reaches it.
+ * let through count here, so one address's flood never reaches it; and past it, a client's first
+ * code in its window still goes through, so a claim from a clean address is never held off.
  */
 export const WRONG_CODES_PER_TOKEN_PER_MINUTE = 100 * WRONG_CODES_PER_CLIENT_PER_MINUTE
 /** Codes that open nothing one address may ask /app/ for in a minute: the claim's budget, per address. */

@@ -105,6 +105,16 @@ export async function handOffRoutes(app: FastifyInstance, options: HandOffOption
     return json(reply, statements)
   })
 
+  // A look-up the store could not answer (a 503 the app retries) spends nothing: its units back.
+  async function unspentIfFailed<T>(units: string[], lookUp: () => Promise<T>): Promise<T> {
+    try {
+      return await lookUp()
+    } catch (failure) {
+      await app.store.counters.giveBack(units).catch((error: unknown) => app.log.warn({ err: error }, 'app: a budget not given back'))
+      throw failure
+    }
+  }
+
   // The link's page: never cached, indexed or passed on in a Referer (the code is a secret).
   const html = (reply: FastifyReply, status: number, body: string) =>
     reply
@@ -123,7 +133,9 @@ export async function handOffRoutes(app: FastifyInstance, options: HandOffOption
     if (taken && taken.hits > UNKNOWN_APP_LINKS_PER_CLIENT_PER_MINUTE)
       return html(reply.header('retry-after', String(secondsUntil(taken.resetMs))), 429, pages.appGone('busy', DEFAULT_LOCALE))
     // Only a person's view counts the link opened: not a mail scanner's, a preview's or a prefetch.
-    const link = APP_CODE_PATTERN.test(code) ? await app.store.app.open(code, isCountedView(request.method, request.headers)) : undefined
+    const link = APP_CODE_PATTERN.test(code)
+      ? await unspentIfFailed([budget], () => app.store.app.open(code, isCountedView(request.method, request.headers)))
+      : undefined
     // A code that opens nothing cannot say whose language to speak: English, as at `/`.
     if (!link) return html(reply, 404, pages.appGone('not-found', DEFAULT_LOCALE))
     await app.store.counters.giveBack([budget])
@@ -186,13 +198,16 @@ export async function handOffRoutes(app: FastifyInstance, options: HandOffOption
       // by a right code. Past it, that client waits for the window's end, right code or not (a guess
       // learns nothing from the answer); others go on. Then the token's ceiling, a hundred clients'
       // worth, counting only what a client's own budget let through, so one address's flood never
-      // reaches it. Nothing counts against the client on the admin API: the app's people go on.
+      // reaches it, and holding only clients that have sent a code before in their window. Nothing counts against the client on the admin API: the app's people go on.
       const ownKey = budgetKeys.client(tokenId, client)
       const tokenKey = budgetKeys.token(tokenId)
       const [own] = await app.store.counters.hit([{ key: ownKey, windowMs: WRONG_CODE_WINDOW_MS }])
       if (own && own.hits > WRONG_CODES_PER_CLIENT_PER_MINUTE) throw tooManyWrongCodes(own.resetMs, 'this address')
       const [all] = await app.store.counters.hit([{ key: tokenKey, windowMs: WRONG_CODE_WINDOW_MS }])
-      if (all && all.hits > WRONG_CODES_PER_TOKEN_PER_MINUTE) throw tooManyWrongCodes(all.resetMs, 'this app token')
+      // A client's first code in its window passes the ceiling: a person claiming once is never held
+      // off by guesses from elsewhere (a hundred /64s are one home line's /56), and a guess spread
+      // over many addresses still gets one more a minute from each, no more.
+      if (all && all.hits > WRONG_CODES_PER_TOKEN_PER_MINUTE && own && own.hits > 1) throw tooManyWrongCodes(all.resetMs, 'this app token')
 
       const audit = (signupId: number): AuditEntry => ({
         actorId: null,
@@ -202,7 +217,9 @@ export async function handOffRoutes(app: FastifyInstance, options: HandOffOption
         detail: null,
         requestId: request.id,
       })
-      const claimed = APP_CODE_PATTERN.test(code) ? await app.store.app.claim(code, tokenId, audit) : undefined
+      const claimed = APP_CODE_PATTERN.test(code)
+        ? await unspentIfFailed([ownKey, tokenKey], () => app.store.app.claim(code, tokenId, audit))
+        : undefined
       if (claimed === undefined)
         throw new HttpError(404, 'not_found', 'No profile has this code: it is unknown, or its sign-up was deleted')
       const again = claimedKey(tokenId, client, code)
