@@ -34,6 +34,8 @@ export const PARTNER_URL_MAX = 2048
 
 /** Hosts an `http://` origin may have: this machine, for trying the embed out before it goes live. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+/** A host as the parser gives it: letters, digits, dots, hyphens (an IDN is punycode by then), or an IPv6 literal. */
+const HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/
 const isLoopback = (hostname: string) => LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost')
 
 /**
@@ -50,6 +52,9 @@ export function readOrigin(text: string): { origin: string } | { problem: string
   if (url.username !== '' || url.password !== '') return { problem: `no user or password in an origin, got ${JSON.stringify(typed)}` }
   if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(typed))
     return { problem: `an origin is scheme, host and port only, no path, got ${JSON.stringify(typed)}` }
+  // The URL parser keeps `*`, `;` and `,` in a host: a wildcard or a list, which the iframe's
+  // frame-ancestors would read as more than this one origin (or as another directive).
+  if (!HOST.test(url.hostname)) return { problem: `a host name or an IP address, one origin, got ${JSON.stringify(typed)}` }
   return { origin: url.origin }
 }
 
@@ -153,6 +158,8 @@ export interface EmbedSession {
   locale: Locale
   /** The form's signed issue time: the join checks that a person's time has passed since. */
   token: string
+  /** Milliseconds from now before the join takes the token: a join sooner is not stored, so the script waits them out after a fresh one. */
+  readyInMs: number
   words: EmbedWords
   /** The privacy section of the page in this language. */
   privacyUrl: string

@@ -103,6 +103,11 @@ describe.each(STORES)('partners on $kind', ({ kind, available }) => {
       [{ ...good, origins: ['http://club.example'] }, /^origins\/0: https:\/\//],
       [{ ...good, origins: ['https://ada:pw@club.example'] }, /^origins\/0: no user or password/],
       [{ ...good, origins: ['club'] }, /^origins\/0: not an origin/],
+      // A wildcard or a list is not one origin: each would reach frame-ancestors as more than one.
+      [{ ...good, origins: ['https://*'] }, /^origins\/0: a host name or an IP address/],
+      [{ ...good, origins: ['https://*.club.example'] }, /^origins\/0: a host name or an IP address/],
+      [{ ...good, origins: ['https://a;b.example'] }, /^origins\/0: a host name or an IP address/],
+      [{ ...good, origins: ['https://a,b.example'] }, /^origins\/0: a host name or an IP address/],
       [{ ...good, origins: [] }, /^origins: at least one/],
       [{ ...good, name: '   ' }, /^name: 1 to 100 characters/],
       [{ ...good, name: 'Two\nlines' }, /^name: 1 to 100 characters on one line/],
