@@ -134,6 +134,7 @@ export async function embedRoutes(app: FastifyInstance, { pages, notFound }: Emb
       product: app.productName,
       locale,
       token: app.formTokens.issue(),
+      readyInMs: app.formTokens.minAgeMs,
       words: pages.embed.words(locale),
       privacyUrl: privacyUrl(locale),
       meter: meter && pages.embed.meter(meter, locale),

@@ -16,6 +16,8 @@ export interface FormTokens {
   check(token: string | undefined, now?: number): TokenCheck
   /** true when no FORM_SECRET was given: tokens die with the process (README, Configuration). */
   readonly ephemeral: boolean
+  /** How long a token must be held before a join takes it (FORM_MIN_SECONDS). */
+  readonly minAgeMs: number
 }
 
 export function formTokens(secret: string | undefined, minAgeMs: number): FormTokens {
@@ -23,6 +25,7 @@ export function formTokens(secret: string | undefined, minAgeMs: number): FormTo
   const sign = (issuedAt: string) => createHmac('sha256', key).update(`kennect-form:${issuedAt}`).digest('base64url').slice(0, 22)
   return {
     ephemeral: secret === undefined,
+    minAgeMs,
     issue(now = Date.now()) {
       const issuedAt = now.toString(36)
       return `${issuedAt}.${sign(issuedAt)}`

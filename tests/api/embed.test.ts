@@ -341,6 +341,9 @@ describe.each(STORES)('the partner embed on $kind', ({ kind, available }) => {
     const session = (await answer.json()) as EmbedSession
     expect(session.locale).toBe('pl')
     expect(formTokens(FORM_SECRET, 0).check(session.token)).toBe('ok')
+    // How long the script holds its button after a fresh token (FORM_MIN_SECONDS, 2 by default): a
+    // press sooner would be stored as nothing and read as joined.
+    expect(session.readyInMs).toBe(2_000)
     expect(session.words).toMatchObject({ submit: pageContent('pl').waitlist.submit, joined: pageContent('pl').waitlist.outcomes.joined })
     expect(session.meter).toBeNull()
     const refused = await fetch(`${server.url}${embedSessionPath(pugs.key)}`, { headers: { origin: CLUB } })

@@ -186,13 +186,20 @@ function draw(session: EmbedSession, theme: string, site: string, key: string, a
         return code === 'form_expired' ? 'expired' : code === 'invalid_email' ? 'invalid' : 'failed'
       })
       .catch((): Outcome => 'failed')
+      .then((outcome) =>
+        // A form open too long: a fresh token, and the button busy until the join takes it (a press
+        // sooner would be answered as a bot's, stored nothing, and read as joined).
+        outcome === 'expired'
+          ? ask().then(
+              (fresh) => {
+                token = fresh.token
+                return new Promise<Outcome>((done) => setTimeout(() => done(outcome), fresh.readyInMs))
+              },
+              () => outcome,
+            )
+          : outcome,
+      )
       .then((outcome) => {
-        // A form open too long: a fresh token, for the visitor's next press.
-        if (outcome === 'expired')
-          ask().then(
-            (fresh) => (token = fresh.token),
-            () => undefined,
-          )
         // docs/requirements.md#the-waitlist-form: success clears the form; a failure keeps what was typed.
         if (outcome === 'joined') form.reset()
         intro.className = 'k-intro k-sizer'
