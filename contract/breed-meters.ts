@@ -89,6 +89,8 @@ export interface BreedMeter {
   id: string
   name: string
   target: BreedTarget
+  /** The target is the breed's own (set for it), not the default every other breed has. */
+  ownTarget: boolean
   /** Every country pooled, and the profiles that name no country: a rare breed's market crosses borders. */
   all: { studs: number; dams: number; seekers: number; profiles: number; ready: boolean }
   countries: BreedCountryCount[]

@@ -115,7 +115,14 @@ function countMeters({ counts, targets }: Pick<Counted, 'counts' | 'targets'>): 
         ready: isBreedReady(row, target),
       }))
       .sort((a, b) => nearness(b, target) - nearness(a, target) || b.profiles - a.profiles || byCode(a.country, b.country))
-    return { id, name: breedName(id), target, all: { ...all, ready: isBreedReady(all, target) }, countries }
+    return {
+      id,
+      name: breedName(id),
+      target,
+      ownTarget: Object.hasOwn(targets.breeds, id),
+      all: { ...all, ready: isBreedReady(all, target) },
+      countries,
+    }
   })
   const best = (meter: BreedMeter) => Math.max(0, ...meter.countries.map((country) => nearness(country, meter.target)))
   return meters.sort((a, b) => best(b) - best(a) || b.all.profiles - a.all.profiles || byCode(a.id, b.id))

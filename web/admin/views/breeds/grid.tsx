@@ -4,7 +4,7 @@
 // apart (colour-blind operators too), and a table underneath it all: a screen reader reads each cell's
 // numbers, and hovering or focusing a cell shows them. A cell opens its breed's figures in that country.
 import { useRef, useState } from 'react'
-import type { BreedCountryCount, BreedMeter } from '../../../../contract/breed-meters'
+import { type BreedCountryCount, type BreedMeter, isBreedReady } from '../../../../contract/breed-meters'
 import { cn } from '../../../lib/cn'
 import { adminContent } from '../../content'
 
@@ -45,16 +45,11 @@ interface Cell {
 }
 
 /**
- * The rows and columns the picture shows: the breeds with a target of their own first (a target
- * other than the most common one), then the most named; the countries with the most breeders' dogs
- * (studs and dams) first.
+ * The rows and columns the picture shows: the breeds with a target of their own first, then the
+ * most named; the countries with the most breeders' dogs (studs and dams) first.
  */
 export function gridOf(meters: readonly BreedMeter[]): { breeds: BreedMeter[]; countries: string[]; more: boolean } {
-  const targets = new Map<string, number>()
-  for (const meter of meters)
-    targets.set(`${meter.target.studs}/${meter.target.dams}`, (targets.get(`${meter.target.studs}/${meter.target.dams}`) ?? 0) + 1)
-  const usual = [...targets].sort((a, b) => b[1] - a[1])[0]?.[0]
-  const own = (meter: BreedMeter) => (`${meter.target.studs}/${meter.target.dams}` === usual ? 0 : 1)
+  const own = (meter: BreedMeter) => (meter.ownTarget ? 1 : 0)
   const breeds = [...meters].sort(
     (a, b) => own(b) - own(a) || b.all.profiles - a.all.profiles || a.name.localeCompare(b.name, adminContent.locale),
   )
@@ -68,28 +63,44 @@ export function gridOf(meters: readonly BreedMeter[]): { breeds: BreedMeter[]; c
   }
 }
 
+/** Both sides at their target, by the contract's rule: a cell with no row is ready where its targets are 0. */
+const readyOf = ({ meter, count }: Cell) => isBreedReady(count ?? { studs: 0, dams: 0 }, meter.target)
+
 /** What a cell says in words: to a screen reader, and on hover and focus. */
-const cellWords = ({ meter, country, count }: Cell) =>
+const cellWords = (cell: Cell) =>
   grid.cell({
-    breed: meter.name,
-    country: countryName(country),
-    studs: number(count?.studs ?? 0),
-    studsTarget: number(meter.target.studs),
-    dams: number(count?.dams ?? 0),
-    damsTarget: number(meter.target.dams),
-    ready: count?.ready ?? false,
+    breed: cell.meter.name,
+    country: countryName(cell.country),
+    studs: number(cell.count?.studs ?? 0),
+    studsTarget: number(cell.meter.target.studs),
+    dams: number(cell.count?.dams ?? 0),
+    damsTarget: number(cell.meter.target.dams),
+    ready: readyOf(cell),
   })
 
 export function BreedsGrid({ meters }: { meters: readonly BreedMeter[] }) {
-  const [open, setOpen] = useState<Cell | null>(null)
+  // The cell opened, by its breed and country: its figures are read from the meters as they are now
+  // (after a target is saved or a filter changed), and its button takes the focus back on close.
+  const [open, setOpen] = useState<{ breed: string; country: string } | null>(null)
   const details = useRef<HTMLElement>(null)
+  const opener = useRef<HTMLButtonElement | null>(null)
   const { breeds, countries, more } = gridOf(meters)
   if (breeds.length === 0 || countries.length === 0) return null
-  const show = (cell: Cell) => {
-    setOpen(cell)
+  const show = (cell: Cell, button: HTMLButtonElement) => {
+    opener.current = button
+    setOpen({ breed: cell.meter.id, country: cell.country })
     // The figures take the focus, as a page opened would.
     requestAnimationFrame(() => details.current?.focus())
   }
+  const close = () => {
+    setOpen(null)
+    requestAnimationFrame(() => opener.current?.focus())
+  }
+  const openMeter = open ? meters.find((meter) => meter.id === open.breed) : undefined
+  const openCell: Cell | undefined =
+    open && openMeter
+      ? { meter: openMeter, country: open.country, count: openMeter.countries.find((row) => row.country === open.country) }
+      : undefined
   return (
     <div className="mt-4">
       <Legend />
@@ -121,41 +132,40 @@ export function BreedsGrid({ meters }: { meters: readonly BreedMeter[] }) {
                 </th>
                 {countries.map((code) => {
                   const cell: Cell = { meter, country: code, count: meter.countries.find((row) => row.country === code) }
-                  return <GridCell key={code} cell={cell} onOpen={() => show(cell)} />
+                  return <GridCell key={code} cell={cell} onOpen={(button) => show(cell, button)} />
                 })}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
-      {more ? <p className="mt-2 text-xs text-stone-600">{grid.more({ breeds: GRID_BREEDS, countries: GRID_COUNTRIES })}</p> : null}
-      {open ? <Details cell={open} onClose={() => setOpen(null)} focusRef={details} /> : null}
+      {more ? <p className="mt-2 text-xs text-stone-600">{grid.more({ breeds: breeds.length, countries: countries.length })}</p> : null}
+      {openCell ? <Details cell={openCell} onClose={close} focusRef={details} /> : null}
     </div>
   )
 }
 
-function GridCell({ cell, onOpen }: { cell: Cell; onOpen: () => void }) {
+function GridCell({ cell, onOpen }: { cell: Cell; onOpen: (button: HTMLButtonElement) => void }) {
   const { meter, count } = cell
   const studs = levelOf(count?.studs ?? 0, meter.target.studs)
   const dams = levelOf(count?.dams ?? 0, meter.target.dams)
   const words = cellWords(cell)
-  const tip = `grid-tip-${meter.id}-${cell.country}`
+  const ready = readyOf(cell)
   return (
     <td className="p-0">
       <button
         type="button"
-        onClick={onOpen}
-        aria-describedby={tip}
+        onClick={(event) => onOpen(event.currentTarget)}
         data-studs={studs}
         data-dams={dams}
         className={cn(
           'group relative flex size-9 overflow-visible rounded-sm border focus-visible:ring-4 focus-visible:ring-brand-300 focus-visible:outline-none',
-          count?.ready ? 'border-2 border-(--grid-ready)' : 'border-stone-300',
+          ready ? 'border-2 border-(--grid-ready)' : 'border-stone-300',
         )}
       >
         <span aria-hidden="true" className={cn('h-full w-1/2 rounded-l-[1px]', FILL[studs])} />
         <span aria-hidden="true" className={cn('h-full w-1/2 rounded-r-[1px] border-l border-(--grid-divider)', FILL[dams])} />
-        {count?.ready ? (
+        {ready ? (
           <svg aria-hidden="true" viewBox="0 0 16 16" className="absolute inset-0 m-auto size-4 text-(--grid-mark)">
             <path
               d="M3 8.5 6.5 12 13 4.5"
@@ -168,9 +178,9 @@ function GridCell({ cell, onOpen }: { cell: Cell; onOpen: () => void }) {
           </svg>
         ) : null}
         <span className="sr-only">{words}</span>
+        {/* The same words for the eye: the button's name has them once for a screen reader. */}
         <span
-          id={tip}
-          role="tooltip"
+          aria-hidden="true"
           className="pointer-events-none absolute top-full left-1/2 z-10 mt-1 hidden w-max max-w-64 -translate-x-1/2 rounded-md bg-stone-900 px-2 py-1 text-left text-xs text-stone-50 shadow-lg group-hover:block group-focus-visible:block"
         >
           {words}
@@ -222,7 +232,7 @@ function Details({ cell, onClose, focusRef }: { cell: Cell; onClose: () => void;
     [copy.columns.studs, grid.of({ have: number(count?.studs ?? 0), want: number(meter.target.studs) })],
     [copy.columns.dams, grid.of({ have: number(count?.dams ?? 0), want: number(meter.target.dams) })],
     [copy.columns.seekers, number(count?.seekers ?? 0)],
-    [copy.columns.ready, count?.ready ? copy.ready : copy.notReady],
+    [copy.columns.ready, readyOf(cell) ? copy.ready : copy.notReady],
   ]
   return (
     <section
