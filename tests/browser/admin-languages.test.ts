@@ -135,9 +135,18 @@ describe.skipIf(!chromiumAvailable)('the back office in each operator’s langua
       await menu.waitFor()
       expect(await menu.locator('option').allInnerTexts()).toEqual(['English', 'Deutsch', 'Français', 'Español', 'Italiano', 'Polski'])
       expect(['en', 'de', 'fr', 'es', 'it', 'pl'].map((l) => ownName(l as Locale))).toEqual(await menu.locator('option').allInnerTexts())
-      // By keyboard: focus the menu, choose French; the page comes back in French.
+      // By keyboard: focus the menu and pass over French to Spanish and back, which changes nothing
+      // yet (Chromium fires a closed select's change at each arrow key); then the button.
       await menu.focus()
       await editor.page.keyboard.press('ArrowDown') // Deutsch -> Français
+      await editor.page.keyboard.press('ArrowDown') // -> Español
+      await editor.page.keyboard.press('ArrowUp') // -> Français
+      expect(await menu.inputValue()).toBe('fr')
+      expect(await editor.page.evaluate(() => document.documentElement.lang)).toBe('de')
+      expect(((await (await asOperator(suite.server, editor.operator)('/me')).json()) as { locale: string }).locale).toBe('de')
+      await editor.page.keyboard.press('Tab')
+      await expect.poll(() => editor.page.evaluate(() => document.activeElement?.textContent)).toBe(editor.copy.account.languageChange)
+      await editor.page.keyboard.press('Enter')
       await editor.page.waitForFunction(() => document.documentElement.lang === 'fr')
       const french = adminContentFor('fr')
       await nav(editor.page, french).getByRole('link', { name: french.nav.breeds, exact: true }).waitFor()
