@@ -1,6 +1,18 @@
 // The admin app: one navigation, one route and one folder per view (views/*), each shown only to
 // a role that may use it. Signed out, it is the way in: a passkey, an e-mail link, or a setup link.
-import { type ComponentType, StrictMode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import {
+  Component,
+  type ComponentType,
+  type ReactNode,
+  StrictMode,
+  Suspense,
+  lazy,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
 import { createRoot } from 'react-dom/client'
 import { Link, Route, Router, Switch, useLocation } from 'wouter'
 import { ADMIN_PAGE_PATH } from '../../contract/paths'
@@ -13,21 +25,25 @@ import { site } from '../site'
 import { LanguageMenu } from './language-menu'
 import { ReauthDialog } from './reauth'
 import { type AdminSession, SessionContext } from './session'
-import { AccountView } from './views/account/account'
-import { AuditView } from './views/audit/audit'
-import { BreedsView } from './views/breeds/breeds'
-import { CampaignsView } from './views/campaigns/campaigns'
-import { DeliverabilityView } from './views/deliverability/deliverability'
-import { DemandView } from './views/demand/demand'
-import { ImportsView } from './views/imports/imports'
-import { MailView } from './views/mail/mail'
 import { OverviewView } from './views/overview/overview'
-import { PartnersView } from './views/partners/partners'
 import { SetupView } from './views/setup/setup'
 import { SignInView } from './views/sign-in/sign-in'
-import { SignupsView } from './views/signups/signups'
-import { TeamView } from './views/team/team'
-import { WebhooksView } from './views/webhooks/webhooks'
+
+// The first view and the screens before sign-in come with the app; every other view is a chunk of
+// its own, fetched when it is opened: the first load carries what it shows (docs/performance.md,
+// the back office's weight). A view's module reads its words when it runs, after main.tsx set them.
+const AccountView = lazy(() => import('./views/account/account').then((m) => ({ default: m.AccountView })))
+const AuditView = lazy(() => import('./views/audit/audit').then((m) => ({ default: m.AuditView })))
+const BreedsView = lazy(() => import('./views/breeds/breeds').then((m) => ({ default: m.BreedsView })))
+const CampaignsView = lazy(() => import('./views/campaigns/campaigns').then((m) => ({ default: m.CampaignsView })))
+const DeliverabilityView = lazy(() => import('./views/deliverability/deliverability').then((m) => ({ default: m.DeliverabilityView })))
+const DemandView = lazy(() => import('./views/demand/demand').then((m) => ({ default: m.DemandView })))
+const ImportsView = lazy(() => import('./views/imports/imports').then((m) => ({ default: m.ImportsView })))
+const MailView = lazy(() => import('./views/mail/mail').then((m) => ({ default: m.MailView })))
+const PartnersView = lazy(() => import('./views/partners/partners').then((m) => ({ default: m.PartnersView })))
+const SignupsView = lazy(() => import('./views/signups/signups').then((m) => ({ default: m.SignupsView })))
+const TeamView = lazy(() => import('./views/team/team').then((m) => ({ default: m.TeamView })))
+const WebhooksView = lazy(() => import('./views/webhooks/webhooks').then((m) => ({ default: m.WebhooksView })))
 
 interface View {
   path: string
@@ -182,7 +198,14 @@ function SignedIn({ session, onSession }: { session: SessionInfo; onSession: (se
         {!view ? (
           <p className="text-stone-800">{copy.notFound}</p>
         ) : allowed(view) ? (
-          <view.View />
+          // A view not yet fetched shows nothing for the moment its chunk takes (a few KB from our
+          // own site); a fetch that failed says so where the view would be, the rest of the page
+          // working (another view, or the same after a reload).
+          <ViewFailed key={view.path}>
+            <Suspense fallback={null}>
+              <view.View />
+            </Suspense>
+          </ViewFailed>
         ) : (
           <p className="text-stone-800">{copy.notAllowed}</p>
         )}
@@ -200,4 +223,25 @@ function SignedIn({ session, onSession }: { session: SessionInfo; onSession: (se
       ) : null}
     </SessionContext.Provider>
   )
+}
+
+/**
+ * A view whose chunk could not be fetched (the network, or a deployment that replaced it) or that
+ * failed as it rendered: the page's "try again" in its place, not an empty page. Keyed by the
+ * view's path, so another view starts afresh.
+ */
+class ViewFailed extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false }
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+  override render() {
+    return this.state.failed ? (
+      <p role="alert" className="text-stone-800">
+        {copy.failed}
+      </p>
+    ) : (
+      this.props.children
+    )
+  }
 }
