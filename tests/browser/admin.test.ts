@@ -77,8 +77,8 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
     await page.context().close()
   })
 
-  it('looks the same in a dark system theme as in a light one (no half-dark page)', async () => {
-    /** Every element's colours on a view, in one scheme. */
+  it('follows a dark system theme whole: every light surface dark, every dark word light (no half-dark page)', async () => {
+    /** Every element's tag, colour and background on a view, in one scheme. */
     const colours = async (colorScheme: 'light' | 'dark', view: string) => {
       const context = await suite.browser.newContext({ colorScheme })
       await ownerIn(context, suite.server)
@@ -92,16 +92,37 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
       const found = await page.evaluate(() =>
         [document.documentElement, ...document.body.querySelectorAll('*')].map((element) => {
           const style = getComputedStyle(element)
-          return `${element.tagName} ${style.color} ${style.backgroundColor} ${style.borderTopColor} ${style.colorScheme}`
+          return { tag: element.tagName, color: style.color, background: style.backgroundColor }
         }),
       )
       await context.close()
       return found
     }
+    /** A colour's relative luminance (WCAG), and whether it is painted at all. */
+    const luminance = (css: string) => {
+      const [r = 0, g = 0, b = 0, a = 1] = (css.match(/[\d.]+/g) ?? []).map(Number)
+      const channel = (c: number) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4)
+      return { l: 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b), painted: a > 0 }
+    }
     for (const view of ['', '/signups', '/campaigns']) {
       const light = await colours('light', view)
+      const dark = await colours('dark', view)
       expect(light.length, view).toBeGreaterThan(20)
-      expect(await colours('dark', view), view).toEqual(light)
+      expect(
+        dark.map((e) => e.tag),
+        view,
+      ).toEqual(light.map((e) => e.tag))
+      const halfDark = light.flatMap((was, i) => {
+        const now = dark[i]
+        if (!now) return [`${view} ${was.tag} ${i}: missing`]
+        const problems: string[] = []
+        const [before, after] = [luminance(was.background), luminance(now.background)]
+        if (before.painted && before.l > 0.8 && after.painted && after.l > 0.2)
+          problems.push(`${was.tag} ${i}: background ${now.background}`)
+        if (luminance(was.color).l < 0.05 && luminance(now.color).l < 0.4) problems.push(`${was.tag} ${i}: colour ${now.color}`)
+        return problems
+      })
+      expect(halfDark, view).toEqual([])
     }
   })
 
