@@ -176,6 +176,12 @@ describe.skipIf(!chromiumAvailable)('the back office in each operator’s langua
         if (subject === undefined) await page.waitForTimeout(50)
       }
       expect(subject).toBe(adminTranslator('it', { product: 'Kennect' })('mails.invite.subject'))
+      // A refusal in the operator's language too: the address of someone on the team already.
+      await page.getByLabel(copy.team.inviteEmail).fill(owner.operator.email)
+      await page.getByRole('button', { name: copy.team.sendInvite }).click()
+      await page.getByText(copy.refusals.operator_exists, { exact: true }).waitFor()
+      // And the page's title.
+      expect(await page.title()).toBe(adminTranslator('pl', { product: 'Kennect' })('pageTitle'))
     } finally {
       await owner.context.close()
     }

@@ -37,6 +37,7 @@ export function adminContentIn(words: Words) {
   const importExisting: Record<ImportExisting, string> = c.imports.existingChoices
   const importStatuses: Record<ImportStatusName, string> = c.imports.statuses
   const importReasons: Record<ImportReason, string> = c.imports.reasons
+  const refusals = c.refusals
   const list = (items: readonly string[]) => new Intl.ListFormat(words.locale).format(items)
   const fields = c.campaigns.fields
   /** Each segment field's label, by its name. */
@@ -46,6 +47,15 @@ export function adminContentIn(words: Words) {
   return {
     ...c,
     locale: words.locale,
+    /**
+     * Why the server refused a change, in the operator's language where the refusal has a word of
+     * its own; otherwise the server's sentence (English, naming the API's field), said to be so.
+     */
+    refusal: ({ code, detail }: { code: string | null; detail: string }): string => {
+      const own =
+        code !== null && code !== 'other' && Object.hasOwn(refusals, code) ? (refusals as Record<string, string>)[code] : undefined
+      return own ?? (detail && t('refusals.other', { detail }))
+    },
     figures,
     roles,
     signedInAs: (email: string, role: OperatorRole) => t('signedInAs', { email, role: c.team.roleNames[role] }),
@@ -100,8 +110,8 @@ export function adminContentIn(words: Words) {
         country === null
           ? c.partners.noMeter
           : breed === null
-            ? t('partners.meterCountry', { country })
-            : t('partners.meterBreed', { breed, country }),
+            ? t('partners.meterCountry', { country: words.country(country) })
+            : t('partners.meterBreed', { breed, country: words.country(country) }),
       key: (name: string) => t('partners.key', { name }),
       confirmRotate: (name: string) => t('partners.confirmRotate', { name }),
       rotated: (name: string) => t('partners.rotated', { name }),

@@ -2,6 +2,7 @@
 // change with its outcome said beside the form.
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { AdminApiError, type AdminApi } from './api'
+import { adminContent } from './content'
 import { useAdmin } from './session'
 
 /**
@@ -79,7 +80,7 @@ export function useAction(reload: () => void, said: readonly number[]) {
       await run()
       setNotice(done)
     } catch (failure) {
-      if (failure instanceof AdminApiError && said.includes(failure.status)) setProblem(failure.detail)
+      if (failure instanceof AdminApiError && said.includes(failure.status)) setProblem(adminContent.refusal(failure))
       else onFailure(failure)
     } finally {
       reload()

@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, firstLocaleOf } from '../../contract/locales'
 import './admin.css'
 import { signInApi } from './api'
+import { site } from '../site'
 import { setAdminWords } from './content'
 import { catalogueLoaders, wordsOf } from './words'
 
@@ -14,7 +15,9 @@ if (!root) throw new Error('admin.html has no #admin element')
 // This module holds no React: the app's chunk has it all, and nothing is split between the two.
 const session = await signInApi.session().catch(() => null)
 const locale = session?.locale ?? firstLocaleOf(navigator.languages) ?? DEFAULT_LOCALE
-setAdminWords(wordsOf(await catalogueLoaders[locale](), locale))
+const words = wordsOf(await catalogueLoaders[locale](), locale)
+setAdminWords(words)
 document.documentElement.lang = locale
+document.title = words.t('pageTitle', { product: site.productName })
 const { mountAdmin } = await import('./app')
 mountAdmin(root, session)

@@ -51,7 +51,7 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
       },
       (failure: unknown) => {
         if (!current) return
-        if (failure instanceof AdminApiError && failure.status === 400) setProblem(failure.detail)
+        if (failure instanceof AdminApiError && failure.status === 400) setProblem(adminContent.refusal(failure))
         else onFailure(failure)
       },
     )

@@ -59,7 +59,7 @@ export function SetupView({ token, onSignedIn }: { token: string; onSignedIn: (s
       )
     } catch (failure) {
       if (failure instanceof AdminApiError && failure.status === 404) setLink('gone')
-      else setError(failure instanceof AdminApiError && failure.detail ? failure.detail : copy.failed)
+      else setError((failure instanceof AdminApiError && adminContent.refusal(failure)) || copy.failed)
     } finally {
       setWaiting(false)
     }
