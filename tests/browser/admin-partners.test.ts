@@ -69,7 +69,8 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the Partners view on $kind', (
     await page.getByText(copy.counts(2, 1)).waitFor()
     await page.getByText(copy.details).click()
     const countries = page.getByRole('region', { name: copy.countriesCaption('Labrador Club') })
-    await countries.getByRole('row', { name: 'DE 2 1' }).waitFor()
+    // Countries by their names in the operator's language.
+    await countries.getByRole('row', { name: `${new Intl.DisplayNames(['en'], { type: 'region' }).of('DE')} 2 1` }).waitFor()
     await page
       .getByRole('region', { name: copy.breedsCaption('Labrador Club') })
       .getByRole('row', { name: 'Labrador Retriever 2 1' })

@@ -86,7 +86,8 @@ function Details({ partner, onChange }: { partner: Partner; onChange: (run: () =
   const { api, can, onFailure } = useAdmin()
   const [open, setOpen] = useState(false)
   const [detail, setDetail] = useState<PartnerDetail | null>(null)
-  const [locale, setLocale] = useState<Locale>('en')
+  // The snippet's language: the operator's unless chosen (a Polish club's volunteer, Polish).
+  const [locale, setLocale] = useState<Locale>(adminContent.locale)
   const [snippets, setSnippets] = useState<PartnerSnippets | null>(null)
   useEffect(() => {
     if (!open) return
@@ -127,7 +128,7 @@ function Details({ partner, onChange }: { partner: Partner; onChange: (run: () =
             {detail.countries.map((row) => (
               <tr key={row.country ?? ''} className="border-t border-stone-200">
                 <th scope="row" className={`${td} font-medium`}>
-                  {row.country ?? copy.noCountry}
+                  {row.country === null ? copy.noCountry : adminContent.format.country(row.country)}
                 </th>
                 <td className={`${td} text-right`}>{number(row.signups)}</td>
                 <td className={`${td} text-right`}>{number(row.confirmed)}</td>
