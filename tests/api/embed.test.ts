@@ -21,6 +21,7 @@ import { visitorContent } from '../../web/visitor/content'
 import { startReceiver } from '../support/receiver'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
+import { asToken } from '../support/team'
 
 const ADMIN_TOKEN = 'admin-token-for-the-embed-tests-012345'
 const FORM_SECRET = 'form-secret-for-the-embed-tests-0123456789'
@@ -43,12 +44,7 @@ describe.each(STORES)('the partner embed on $kind', ({ kind, available }) => {
   })
   afterAll(() => server?.close())
 
-  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    fetch(`${server.url}/admin/api${path}`, {
-      method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    })
+  const admin = asToken(() => server, ADMIN_TOKEN)
   async function make(body: Record<string, unknown>): Promise<Partner> {
     const answer = await admin('/partners', { method: 'POST', body })
     if (answer.status !== 201) throw new Error(`making a partner answered ${answer.status}: ${await answer.text()}`)

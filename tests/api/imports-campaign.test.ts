@@ -9,18 +9,15 @@ import { confirmOnPage } from '../support/page-links'
 import { row } from '../support/rows'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
+import { asToken } from '../support/team'
 
 const ADMIN_TOKEN = 'imports-campaign-admin-token-0123456789'
 const BASIS = 'Members of the Whippet Club who ticked news about Kennect in 2026'
 
 describe.each(STORES)('a campaign to imported people on $kind', ({ kind, available }) => {
   let server: TestServer
-  const admin = (path: string, body?: unknown) =>
-    fetch(`${server.url}/admin/api${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
+  const asAdmin = asToken(() => server, ADMIN_TOKEN)
+  const admin = (path: string, body?: unknown) => asAdmin(path, { body })
   const count = async (segment: Record<string, unknown>) => {
     const answer = await admin('/campaigns', { subject: 'Hello', markdown: 'Hello.', segment, send: false })
     expect(answer.status, await answer.clone().text()).toBe(201)

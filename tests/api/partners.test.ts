@@ -8,7 +8,7 @@ import { pageContent } from '../../web/content'
 import { runCli } from '../support/process'
 import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
-import { asOperator, joinTeam, type TestOperator } from '../support/team'
+import { asOperator, asToken, joinTeam, type TestOperator } from '../support/team'
 
 const ADMIN_TOKEN = 'admin-token-for-the-partner-tests-0123'
 const CLUB = 'https://club.example'
@@ -25,12 +25,7 @@ describe.each(STORES)('partners on $kind', ({ kind, available }) => {
   })
   afterAll(() => server?.close())
 
-  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    fetch(`${server.url}/admin/api${path}`, {
-      method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    })
+  const admin = asToken(() => server, ADMIN_TOKEN)
   const listed = async () => (await (await admin('/partners')).json()) as Partner[]
   const make = async (body: Record<string, unknown>): Promise<Partner> => {
     const answer = await admin('/partners', { method: 'POST', body })

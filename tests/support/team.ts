@@ -65,6 +65,19 @@ export async function joinTeam(server: TestServer, email: string, role: Operator
 }
 
 /** Calls the admin API as this operator would from the admin page (same origin, JSON on writes). */
+/**
+ * The admin API as a bearer token calls it (ADMIN_TOKEN, or an API token): a body goes as JSON,
+ * its method POST unless said. `server` is asked at each call (a suite's server starts later).
+ */
+export function asToken(server: () => Pick<TestServer, 'url'>, token: string) {
+  return (path: string, init: { method?: string; body?: unknown } = {}) =>
+    fetch(`${server().url}/admin/api${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    })
+}
+
 export function asOperator(server: TestServer, operator: Pick<TestOperator, 'cookie'>) {
   return (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
     const write = (init.method ?? 'GET') !== 'GET'
