@@ -5,24 +5,21 @@
 // grew, a sign-up's p99 idle and while the import runs (four at a time, without pause), and the
 // longest the server's event loop was held meanwhile (bench/loop-probe.mjs, in its process).
 // Targets (issue 51): 60 s on SQLite, 90 s on PostgreSQL, 150 MB, twice idle, 50 ms.
-import { fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { startProbedServer } from './probed-server'
 import type { ImportStatus } from '../contract/imports'
-import { ensureBuild, root } from '../scripts/ensure-build.mjs'
+import { ensureBuild } from '../scripts/ensure-build.mjs'
 import { loadConfig } from '../server/config'
 import { createSuppressions } from '../server/mail/suppression'
 import { createStore } from '../server/store/index'
-import { freePort } from '../tests/support/ports'
 import { createTestSchema, TEST_DATABASE_URL } from '../tests/support/postgres'
 import { row } from '../tests/support/rows'
 import { tempSqlitePath } from '../tests/support/server'
 
 const TOKEN = 'import-benchmark-admin-token-0123456789'
-const SERVER = join(root, 'dist', 'server', 'main.js')
-const PROBE = join(root, 'bench', 'loop-probe.mjs')
 const BREEDS = [
   'Labrador Retriever',
   'Deutscher Schäferhund',
@@ -85,28 +82,7 @@ async function run(kind: 'sqlite' | 'postgres') {
       `${kind}: ${ROWS.toLocaleString('en')} rows (${(file.length / 1e6).toFixed(1)} MB), ${existing.length} signed up, ${suppressed.length} suppressed`,
     )
 
-    const port = await freePort()
-    const server = fork(SERVER, [], {
-      execArgv: ['--import', PROBE],
-      env: {
-        PATH: process.env.PATH,
-        ...env,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        ADMIN_TOKEN: TOKEN,
-        MAIL_DIR: mailDir,
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '0',
-        RATE_LIMIT_PER_HOUR: '0',
-      },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    })
-    const base = `http://127.0.0.1:${port}`
-    const probe = (message: 'loop-max' | 'rss') =>
-      new Promise<number>((resolve) => {
-        server.once('message', (answer: { loopMax?: number; rss?: number }) => resolve(answer.loopMax ?? answer.rss ?? 0))
-        server.send(message)
-      })
+    const { server, base, probe } = await startProbedServer(env, TOKEN, mailDir)
     try {
       for (
         let i = 0;

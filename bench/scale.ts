@@ -12,18 +12,15 @@
 //                server's MAIL_DIR before it starts (200 unless told), as a team without SMTP has
 //                after a day; the view reads the 50 newest
 // Numbers go to standard output as a table (and `--json FILE` writes them as JSON).
-import { fork } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { startProbedServer } from './probed-server'
 import MailComposer from 'nodemailer/lib/mail-composer'
-import { freePort } from '../tests/support/ports'
 import { seed, visitorToken } from './scale-seed'
 
 const TOKEN = 'scale-benchmark-admin-token-0123456789'
-const SERVER = join(process.cwd(), 'dist', 'server', 'main.js')
-const PROBE = join(process.cwd(), 'bench', 'loop-probe.mjs')
 
 const { values } = parseArgs({
   options: {
@@ -103,31 +100,10 @@ async function writeLocalMails(dir: string, count: number): Promise<void> {
 }
 
 async function measure(): Promise<{ rows: Row[]; signup: { idle: number; busy: number } }> {
-  const port = await freePort()
   const mailDir = mkdtempSync(join(tmpdir(), 'kennect-scale-mail-'))
   await writeLocalMails(mailDir, Number(values['local-mails']))
-  const server = fork(SERVER, [], {
-    execArgv: ['--import', PROBE],
-    env: {
-      PATH: process.env.PATH,
-      ...env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ADMIN_TOKEN: TOKEN,
-      MAIL_DIR: mailDir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      RATE_LIMIT_PER_HOUR: '0',
-      FORM_MIN_SECONDS: '0',
-    },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  })
-  const base = `http://127.0.0.1:${port}`
-  const loopMax = () =>
-    new Promise<number>((resolve) => {
-      server.once('message', (message: { loopMax: number }) => resolve(message.loopMax))
-      server.send('loop-max')
-    })
+  const { server, base, probe } = await startProbedServer({ ...env, FORM_MIN_SECONDS: '0' }, TOKEN, mailDir)
+  const loopMax = () => probe('loop-max')
   try {
     for (let i = 0; ; i++) {
       if (
