@@ -34,7 +34,6 @@ const LANGUAGES = ['de', 'pl', 'fr', 'en', 'it', 'es']
 const { values } = parseArgs({ options: { store: { type: 'string' }, rows: { type: 'string' } } })
 const ROWS = Number(values.rows ?? process.env.IMPORT_ROWS ?? 100_000)
 const log = (line: string) => process.stderr.write(`${line}\n`)
-const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0
 
 /** The list, as its rows fall: bad every 50th, signed up already every 20th, suppressed every 100th, breeds every 4th. */
 function clubFile(): { file: Buffer; existing: string[]; suppressed: string[] } {
@@ -82,37 +81,9 @@ async function run(kind: 'sqlite' | 'postgres') {
       `${kind}: ${ROWS.toLocaleString('en')} rows (${(file.length / 1e6).toFixed(1)} MB), ${existing.length} signed up, ${suppressed.length} suppressed`,
     )
 
-    const { server, base, probe } = await startProbedServer(env, TOKEN, mailDir)
+    const { server, base, probe, ready, signUps } = await startProbedServer(env, TOKEN, mailDir)
     try {
-      for (
-        let i = 0;
-        !(await fetch(`${base}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        ));
-        i++
-      ) {
-        if (i > 600) throw new Error('the server did not start')
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
-      let next = 0
-      /** Sign-ups four at a time: 300 of them, or until `until` says stop; their p99 (ms). */
-      const signUps = async (until?: () => boolean) => {
-        const times: number[] = []
-        const one = async () => {
-          const started = performance.now()
-          const answer = await fetch(`${base}/rest/v1/waitlist`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ email: `visitor-${next++}@bench.example` }),
-          })
-          if (answer.status !== 201) throw new Error(`sign-up: ${answer.status}`)
-          times.push(performance.now() - started)
-        }
-        for (let i = 0; until ? !until() : i < 75; i++) await Promise.all([one(), one(), one(), one()])
-        times.sort((a, b) => a - b)
-        return { p99: quantile(times, 0.99), count: times.length }
-      }
+      await ready()
       await signUps() // warm
       await probe('loop-max')
       const idle = await signUps()

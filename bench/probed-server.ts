@@ -11,7 +11,17 @@ export interface ProbedServer {
   base: string
   /** The longest hold of the event loop since the last ask (ms), or the resident memory now (bytes). */
   probe(question: 'loop-max' | 'rss'): Promise<number>
+  /** Resolves once /readyz answers 200 (a minute at most). */
+  ready(): Promise<void>
+  /**
+   * Sign-ups four at a time, each a new address: 300 of them, or until `until` says stop. Their
+   * p99 (ms) and how many were answered.
+   */
+  signUps(until?: () => boolean): Promise<{ p99: number; count: number }>
 }
+
+/** A quantile of sorted numbers (the nearest rank). */
+export const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0
 
 export async function startProbedServer(
   env: Record<string, string | undefined>,
@@ -39,5 +49,34 @@ export async function startProbedServer(
       server.once('message', (answer: { loopMax?: number; rss?: number }) => resolve(answer.loopMax ?? answer.rss ?? 0))
       server.send(question)
     })
-  return { server, base: `http://127.0.0.1:${port}`, probe }
+  const base = `http://127.0.0.1:${port}`
+  const ready = async () => {
+    for (let i = 0; ; i++) {
+      const up = await fetch(`${base}/readyz`).then(
+        (answer) => answer.ok,
+        () => false,
+      )
+      if (up) return
+      if (i > 600) throw new Error('the server did not start')
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+  let next = 0
+  const signUps = async (until?: () => boolean) => {
+    const times: number[] = []
+    const one = async () => {
+      const started = performance.now()
+      const answer = await fetch(`${base}/rest/v1/waitlist`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `bench-${process.pid}-${next++}@bench.example` }),
+      })
+      if (answer.status !== 201) throw new Error(`sign-up: ${answer.status}`)
+      times.push(performance.now() - started)
+    }
+    for (let i = 0; until ? !until() : i < 75; i++) await Promise.all([one(), one(), one(), one()])
+    times.sort((a, b) => a - b)
+    return { p99: quantile(times, 0.99), count: times.length }
+  }
+  return { server, base, probe, ready, signUps }
 }

@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { startProbedServer } from './probed-server'
+import { quantile, startProbedServer } from './probed-server'
 import MailComposer from 'nodemailer/lib/mail-composer'
 import { seed, visitorToken } from './scale-seed'
 
@@ -37,8 +37,6 @@ const env = process.env.DATABASE_URL
   : { SQLITE_PATH: process.env.SQLITE_PATH ?? 'data/waitlist.db' }
 const store = env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'
 const log = (line: string) => process.stderr.write(`${line}\n`)
-
-const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0
 
 interface Row {
   route: string
@@ -102,20 +100,11 @@ async function writeLocalMails(dir: string, count: number): Promise<void> {
 async function measure(): Promise<{ rows: Row[]; signup: { idle: number; busy: number } }> {
   const mailDir = mkdtempSync(join(tmpdir(), 'kennect-scale-mail-'))
   await writeLocalMails(mailDir, Number(values['local-mails']))
-  const { server, base, probe } = await startProbedServer({ ...env, FORM_MIN_SECONDS: '0' }, TOKEN, mailDir)
+  const probed = await startProbedServer({ ...env, FORM_MIN_SECONDS: '0' }, TOKEN, mailDir)
+  const { server, base, probe } = probed
   const loopMax = () => probe('loop-max')
   try {
-    for (let i = 0; ; i++) {
-      if (
-        await fetch(`${base}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break
-      if (i > 600) throw new Error('the server did not start')
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+    await probed.ready()
     const headers = { authorization: `Bearer ${TOKEN}` }
     const ask = async (route: ReturnType<typeof ROUTES>[number]) => {
       const started = performance.now()
@@ -151,23 +140,7 @@ async function measure(): Promise<{ rows: Row[]; signup: { idle: number; busy: n
     }
 
     // A sign-up's latency: 300 of them, four at a time; idle, then while the admin routes are asked.
-    let next = 0
-    const signUps = async () => {
-      const times: number[] = []
-      const one = async () => {
-        const started = performance.now()
-        const answer = await fetch(`${base}/rest/v1/waitlist`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email: `scale-${process.pid}-${next++}@bench.example` }),
-        })
-        if (answer.status !== 201) throw new Error(`sign-up: ${answer.status}`)
-        times.push(performance.now() - started)
-      }
-      for (let i = 0; i < 75; i++) await Promise.all([one(), one(), one(), one()])
-      times.sort((a, b) => a - b)
-      return quantile(times, 0.99)
-    }
+    const signUps = async () => (await probed.signUps()).p99
     const idle = await signUps()
     let busy = true
     const admin = routes.filter((route) => route.admin)

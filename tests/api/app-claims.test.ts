@@ -20,8 +20,9 @@ import {
 import type { Funnel } from '../../contract/growth'
 import { appCodes, appToken } from '../support/app-links'
 import { USER_AGENTS } from '../support/devices'
-import { createTestSchema, postgresAvailable, type TestDatabase } from '../support/postgres'
+import { postgresAvailable } from '../support/postgres'
 import { startServer, type TestServer } from '../support/server'
+import { useTwoInstances } from '../support/instances'
 import { STORES } from '../support/stores'
 import { StoreUnavailableError } from '../../server/store/types'
 
@@ -303,16 +304,12 @@ describe.each(STORES)('the app claim under a flood on $kind', ({ kind, available
 })
 
 describe.skipIf(!postgresAvailable)('the app claim under a flood on two instances of one PostgreSQL database', () => {
-  let db: TestDatabase
-  let instances: TestServer[] = []
+  const { instances, on } = useTwoInstances(ENV)
   let token = ''
   let codes: string[] = []
 
   beforeAll(async () => {
-    db = await createTestSchema()
-    const env = { ...ENV, DATABASE_URL: db.url }
-    instances = [await startServer(env, 'postgres'), await startServer(env, 'postgres')]
-    const [first] = instances
+    const [first] = instances()
     if (!first) throw new Error('no instance')
     codes = await appCodes(
       first.app,
@@ -320,15 +317,6 @@ describe.skipIf(!postgresAvailable)('the app claim under a flood on two instance
     )
     token = await appToken(on(0), ADMIN_TOKEN, 'the app')
   })
-  afterAll(async () => {
-    for (const instance of instances) await instance.close()
-    await db?.cleanup()
-  })
-  const on = (i: number) => {
-    const instance = instances[i % instances.length]
-    if (!instance) throw new Error('no instance')
-    return instance.url
-  }
   const code = (i: number) => codes[i] ?? ''
 
   it('evaluate at most the budget of 1,000 wrong codes sent at once over both from one address; another address claims', async () => {

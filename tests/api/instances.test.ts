@@ -1,29 +1,18 @@
 // Several server processes on one PostgreSQL database (DESIGN, Scale): the per-IP limits and the
 // admin lockout hold for the whole deployment, not once per instance.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestSchema, postgresAvailable, type TestDatabase } from '../support/postgres'
-import { startServer, type TestServer } from '../support/server'
+import { describe, expect, it } from 'vitest'
+import { useTwoInstances } from '../support/instances'
+import { postgresAvailable } from '../support/postgres'
 
 const TOKEN = 'admin-token-for-instances-0123456789'
 
 describe.skipIf(!postgresAvailable)('two instances on one PostgreSQL database', () => {
-  let db: TestDatabase
-  let instances: TestServer[] = []
-  beforeAll(async () => {
-    db = await createTestSchema()
-    const env = { DATABASE_URL: db.url, ADMIN_TOKEN: TOKEN, RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_PER_HOUR: '0', TRUST_PROXY: 'loopback' }
-    instances = [await startServer(env, 'postgres'), await startServer(env, 'postgres')]
+  const { db, on } = useTwoInstances({
+    ADMIN_TOKEN: TOKEN,
+    RATE_LIMIT_PER_MINUTE: '3',
+    RATE_LIMIT_PER_HOUR: '0',
+    TRUST_PROXY: 'loopback',
   })
-  afterAll(async () => {
-    for (const instance of instances) await instance.close()
-    await db?.cleanup()
-  })
-
-  const on = (i: number) => {
-    const instance = instances[i % instances.length]
-    if (!instance) throw new Error('no instance')
-    return instance.url
-  }
 
   it('share the per-IP limit: a client alternating between them gets it once, not twice', async () => {
     const statuses = []
@@ -36,7 +25,7 @@ describe.skipIf(!postgresAvailable)('two instances on one PostgreSQL database', 
       statuses.push(answer.status)
     }
     expect(statuses).toEqual([201, 201, 201, 429, 429, 429])
-    expect(Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM waitlist')).rows[0]?.n)).toBe(3)
+    expect(Number((await db().query<{ n: string }>('SELECT count(*) AS n FROM waitlist')).rows[0]?.n)).toBe(3)
   })
 
   it('share the admin lockout: ten wrong tokens in all, then both refuse the address', async () => {
