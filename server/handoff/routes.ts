@@ -22,7 +22,7 @@ import { DEFAULT_LOCALE } from '../../contract/locales.js'
 import { isCountedView } from '../growth/views.js'
 import { HttpError, secondsUntil, tooMany } from '../http/errors.js'
 import { hashToken } from '../secrets.js'
-import type { AuditEntry } from '../store/types.js'
+import { type AuditEntry, StoreUnavailableError } from '../store/types.js'
 import { type Caller, tokenCaller } from '../team/auth.js'
 import type { VisitorPages } from '../visitor/pages.js'
 import { clientKey } from '../waitlist/client-key.js'
@@ -106,11 +106,13 @@ export async function handOffRoutes(app: FastifyInstance, options: HandOffOption
   })
 
   // A look-up the store could not answer (a 503 the app retries) spends nothing: its units back.
+  // Any other failure (a 500) keeps them: it is not the app's to retry.
   async function unspentIfFailed<T>(units: string[], lookUp: () => Promise<T>): Promise<T> {
     try {
       return await lookUp()
     } catch (failure) {
-      await app.store.counters.giveBack(units).catch((error: unknown) => app.log.warn({ err: error }, 'app: a budget not given back'))
+      if (failure instanceof StoreUnavailableError)
+        await app.store.counters.giveBack(units).catch((error: unknown) => app.log.warn({ err: error }, 'app: a budget not given back'))
       throw failure
     }
   }
