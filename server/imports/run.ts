@@ -71,6 +71,8 @@ export async function runImport(worker: ImportWorker, run: ImportRun): Promise<R
       } catch (error) {
         const wait = RETRY_MS[attempt]
         if (!(error instanceof StoreUnavailableError) || wait === undefined) throw error
+        // Stopped (a command's Ctrl-C) while the store is away: no more tries, the lease ends it.
+        if (run.signal?.aborted) return false
         log.warn({ err: error, import: run.id }, 'import: the store cannot take a batch now; trying it again')
         await sleep(wait)
       }

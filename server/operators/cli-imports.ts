@@ -134,7 +134,15 @@ export async function runImportCommand(
     { id, mode, source: createReadStream(path), signal: stop.signal, onBatch },
   )
   if (tty) io.progress.write('\n')
-  const status = await store.imports.status(id)
+  const status = await store.imports.status(id).catch((failure: unknown) => {
+    // Interrupted with the store away: the interruption's exit, not the store's error.
+    if (cancelled) return null
+    throw failure
+  })
+  if (status === null) {
+    io.progress.write(`import ${id}: stopped; its status cannot be read now (the store does not answer)\n`)
+    return 130
+  }
   if (!status) throw new Error(`import ${id} is gone`)
   io.out(`${summaryOf(status)}\n`)
   if (cancelled) return 130
