@@ -34,8 +34,8 @@ export const PARTNER_URL_MAX = 2048
 
 /** Hosts an `http://` origin may have: this machine, for trying the embed out before it goes live. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
-/** A host as the parser gives it: letters, digits, dots, hyphens (an IDN is punycode by then), or an IPv6 literal. */
-const HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/
+/** A host as the parser gives it: letters, digits, dots, hyphens (an IDN is punycode by then), or an IPv6 literal (CSP's host grammar has no `_`). */
+const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?|\[[0-9a-f:.]+\])$/
 const isLoopback = (hostname: string) => LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost')
 
 /**
