@@ -193,7 +193,8 @@ function draw(session: EmbedSession, theme: string, site: string, key: string, a
           ? ask().then(
               (fresh) => {
                 token = fresh.token
-                return new Promise<Outcome>((done) => setTimeout(() => done(outcome), fresh.readyInMs))
+                // A quarter of a second more: another instance's clock may run a little behind.
+                return new Promise<Outcome>((done) => setTimeout(() => done(outcome), fresh.readyInMs + 250))
               },
               () => outcome,
             )
