@@ -64,7 +64,6 @@ export async function joinTeam(server: TestServer, email: string, role: Operator
   return { id: operator.operator.id, email, role, cookie, sessionId: cookie.split('=')[1] ?? '' }
 }
 
-/** Calls the admin API as this operator would from the admin page (same origin, JSON on writes). */
 /**
  * The admin API as a bearer token calls it (ADMIN_TOKEN, or an API token): a body goes as JSON,
  * its method POST unless said. `server` is asked at each call (a suite's server starts later).
@@ -78,6 +77,7 @@ export function asToken(server: () => Pick<TestServer, 'url'>, token: string) {
     })
 }
 
+/** Calls the admin API as this operator would from the admin page (same origin, JSON on writes). */
 export function asOperator(server: TestServer, operator: Pick<TestOperator, 'cookie'>) {
   return (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
     const write = (init.method ?? 'GET') !== 'GET'

@@ -198,11 +198,11 @@ function SignedIn({ session, onSession }: { session: SessionInfo; onSession: (se
         {!view ? (
           <p className="text-stone-800">{copy.notFound}</p>
         ) : allowed(view) ? (
-          // A view not yet fetched shows nothing for the moment its chunk takes (a few KB from our
-          // own site); a fetch that failed says so where the view would be, the rest of the page
-          // working (another view, or the same after a reload).
+          // A view not yet fetched says so if its chunk (a few KB from our own site) takes long; a
+          // fetch that failed says so where the view would be, with a reload, the rest of the page
+          // working.
           <ViewFailed key={view.path}>
-            <Suspense fallback={null}>
+            <Suspense fallback={<StillLoading />}>
               <view.View />
             </Suspense>
           </ViewFailed>
@@ -236,12 +236,30 @@ class ViewFailed extends Component<{ children: ReactNode }, { failed: boolean }>
     return { failed: true }
   }
   override render() {
+    // React keeps a chunk's failed fetch: the page loaded again fetches it afresh.
     return this.state.failed ? (
-      <p role="alert" className="text-stone-800">
-        {copy.failed}
-      </p>
+      <div role="alert" className="flex flex-wrap items-center gap-3 text-stone-800">
+        <p>{copy.failed}</p>
+        <Button variant="outline" size="sm" onClick={() => window.location.reload()}>
+          {copy.reload}
+        </Button>
+      </div>
     ) : (
       this.props.children
     )
   }
+}
+
+/** A view's chunk on its way: said only when it takes long enough to notice (most take a few ms). */
+function StillLoading() {
+  const [shown, setShown] = useState(false)
+  useEffect(() => {
+    const timer = setTimeout(() => setShown(true), 400)
+    return () => clearTimeout(timer)
+  }, [])
+  return (
+    <p role="status" className="text-sm text-stone-600">
+      {shown ? copy.loading : ''}
+    </p>
+  )
 }

@@ -49,7 +49,13 @@ export function LanguageMenu() {
           ))}
         </select>
       </label>
-      <Button type="submit" variant="outline" size="sm" disabled={saving || chosen === copy.locale}>
+      <Button
+        type="submit"
+        variant="outline"
+        size="sm"
+        disabled={saving || chosen === copy.locale}
+        aria-label={copy.account.languageChangeLabel}
+      >
         {copy.account.languageChange}
       </Button>
     </form>

@@ -152,7 +152,8 @@ export function CampaignsView() {
 
   /** A 400 names the field: say it where the form is; anything else goes to the page's alert. */
   const refused = (failure: unknown) => {
-    if (failure instanceof AdminApiError && failure.status === 400) setProblem(`${text.refused} ${failure.detail}`)
+    if (failure instanceof AdminApiError && (failure.status === 400 || failure.status === 409))
+      setProblem(`${text.refused} ${adminContent.refusal(failure)}`)
     else onFailure(failure)
   }
 
