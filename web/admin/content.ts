@@ -212,8 +212,13 @@ export function adminContentIn(words: Words) {
           ...values
         }: Record<'breed' | 'country' | 'studs' | 'studsTarget' | 'dams' | 'damsTarget', string> & { ready: boolean }) =>
           t(ready ? 'breeds.grid.cellReady' : 'breeds.grid.cell', values),
-        more: (shown: { breeds: number; countries: number }) =>
-          t('breeds.grid.more', { breeds: number(shown.breeds), countries: number(shown.countries) }),
+        /** What the picture leaves out: only the cut side is named (its number is the picture's cap). */
+        more: (cut: { breeds: number | null; countries: number | null }) =>
+          cut.breeds !== null && cut.countries !== null
+            ? t('breeds.grid.more', { breeds: number(cut.breeds), countries: number(cut.countries) })
+            : cut.breeds !== null
+              ? t('breeds.grid.moreBreeds', { breeds: number(cut.breeds) })
+              : t('breeds.grid.moreCountries', { countries: number(cut.countries ?? 0) }),
         details: (values: { breed: string; country: string }) => t('breeds.grid.details', values),
         of: (values: { have: string; want: string }) => t('breeds.grid.of', values),
       },

@@ -48,7 +48,12 @@ interface Cell {
  * The rows and columns the picture shows: the breeds with a target of their own first, then the
  * most named; the countries with the most breeders' dogs (studs and dams) first.
  */
-export function gridOf(meters: readonly BreedMeter[]): { breeds: BreedMeter[]; countries: string[]; more: boolean } {
+export function gridOf(meters: readonly BreedMeter[]): {
+  breeds: BreedMeter[]
+  countries: string[]
+  /** The sides the picture cuts, each with how many it shows, or null where it shows them all. */
+  cut: { breeds: number | null; countries: number | null }
+} {
   const own = (meter: BreedMeter) => (meter.ownTarget ? 1 : 0)
   const breeds = [...meters].sort(
     (a, b) => own(b) - own(a) || b.all.profiles - a.all.profiles || a.name.localeCompare(b.name, adminContent.locale),
@@ -59,7 +64,10 @@ export function gridOf(meters: readonly BreedMeter[]): { breeds: BreedMeter[]; c
   return {
     breeds: breeds.slice(0, GRID_BREEDS),
     countries: countries.slice(0, GRID_COUNTRIES),
-    more: breeds.length > GRID_BREEDS || countries.length > GRID_COUNTRIES,
+    cut: {
+      breeds: breeds.length > GRID_BREEDS ? GRID_BREEDS : null,
+      countries: countries.length > GRID_COUNTRIES ? GRID_COUNTRIES : null,
+    },
   }
 }
 
@@ -84,7 +92,8 @@ export function BreedsGrid({ meters }: { meters: readonly BreedMeter[] }) {
   const [open, setOpen] = useState<{ breed: string; country: string } | null>(null)
   const details = useRef<HTMLElement>(null)
   const opener = useRef<HTMLButtonElement | null>(null)
-  const { breeds, countries, more } = gridOf(meters)
+  const region = useRef<HTMLDivElement>(null)
+  const { breeds, countries, cut } = gridOf(meters)
   if (breeds.length === 0 || countries.length === 0) return null
   const show = (cell: Cell, button: HTMLButtonElement) => {
     opener.current = button
@@ -94,7 +103,8 @@ export function BreedsGrid({ meters }: { meters: readonly BreedMeter[] }) {
   }
   const close = () => {
     setOpen(null)
-    requestAnimationFrame(() => opener.current?.focus())
+    // The cell, if a filter has not taken it away meanwhile; else the picture.
+    requestAnimationFrame(() => (opener.current?.isConnected ? opener.current : region.current)?.focus())
   }
   const openMeter = open ? meters.find((meter) => meter.id === open.breed) : undefined
   const openCell: Cell | undefined =
@@ -105,6 +115,7 @@ export function BreedsGrid({ meters }: { meters: readonly BreedMeter[] }) {
     <div className="mt-4">
       <Legend />
       <div
+        ref={region}
         tabIndex={0}
         role="region"
         aria-label={grid.caption}
@@ -139,7 +150,7 @@ export function BreedsGrid({ meters }: { meters: readonly BreedMeter[] }) {
           </tbody>
         </table>
       </div>
-      {more ? <p className="mt-2 text-xs text-stone-600">{grid.more({ breeds: breeds.length, countries: countries.length })}</p> : null}
+      {cut.breeds !== null || cut.countries !== null ? <p className="mt-2 text-xs text-stone-600">{grid.more(cut)}</p> : null}
       {openCell ? <Details cell={openCell} onClose={close} focusRef={details} /> : null}
     </div>
   )
