@@ -78,7 +78,7 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
   })
 
   it('follows a dark system theme whole: every light surface dark, every dark word light (no half-dark page)', async () => {
-    /** Every element's tag, colour and background on a view, in one scheme. */
+    /** Every element's tag, and its text's and background's luminance (WCAG) and opacity, on a view in one scheme. */
     const colours = async (colorScheme: 'light' | 'dark', view: string) => {
       const context = await suite.browser.newContext({ colorScheme })
       await ownerIn(context, suite.server)
@@ -89,20 +89,25 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
       // The overview's chart is drawn once its script and figures have come: on a loaded machine
       // after the network went quiet (a CI run read one scheme before it and the other after).
       if (view === '') await page.getByRole('img', { name: copy.chartLabel }).locator('canvas').first().waitFor()
-      const found = await page.evaluate(() =>
-        [document.documentElement, ...document.body.querySelectorAll('*')].map((element) => {
+      const found = await page.evaluate(() => {
+        // Any CSS colour (rgb, oklch, lab…) as the browser paints it: one pixel of a canvas.
+        const pixel = document.createElement('canvas').getContext('2d', { willReadFrequently: true })
+        if (!pixel) throw new Error('no canvas')
+        const read = (css: string) => {
+          pixel.clearRect(0, 0, 1, 1)
+          pixel.fillStyle = css
+          pixel.fillRect(0, 0, 1, 1)
+          const [r = 0, g = 0, b = 0, a = 0] = pixel.getImageData(0, 0, 1, 1).data
+          const channel = (c: number) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4)
+          return { l: 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b), a: a / 255 }
+        }
+        return [document.documentElement, ...document.body.querySelectorAll('*')].map((element) => {
           const style = getComputedStyle(element)
-          return { tag: element.tagName, color: style.color, background: style.backgroundColor }
-        }),
-      )
+          return { tag: element.tagName, text: read(style.color), background: read(style.backgroundColor) }
+        })
+      })
       await context.close()
       return found
-    }
-    /** A colour's relative luminance (WCAG), and whether it is painted at all. */
-    const luminance = (css: string) => {
-      const [r = 0, g = 0, b = 0, a = 1] = (css.match(/[\d.]+/g) ?? []).map(Number)
-      const channel = (c: number) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4)
-      return { l: 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b), painted: a > 0 }
     }
     for (const view of ['', '/signups', '/campaigns']) {
       const light = await colours('light', view)
@@ -116,10 +121,11 @@ describe.skipIf(!chromiumAvailable)('admin page', () => {
         const now = dark[i]
         if (!now) return [`${view} ${was.tag} ${i}: missing`]
         const problems: string[] = []
-        const [before, after] = [luminance(was.background), luminance(now.background)]
-        if (before.painted && before.l > 0.8 && after.painted && after.l > 0.2)
-          problems.push(`${was.tag} ${i}: background ${now.background}`)
-        if (luminance(was.color).l < 0.05 && luminance(now.color).l < 0.4) problems.push(`${was.tag} ${i}: colour ${now.color}`)
+        // A light surface (white, the stone-50 to stone-200 greys) is dark in the dark scheme.
+        if (was.background.a > 0.5 && was.background.l > 0.7 && now.background.a > 0.5 && now.background.l > 0.2)
+          problems.push(`${was.tag} ${i}: background ${now.background.l.toFixed(2)}`)
+        // A dark word (stone-900 to stone-600, the coloured words' dark shades) is light in it.
+        if (was.text.l < 0.2 && now.text.l < 0.3) problems.push(`${was.tag} ${i}: text ${now.text.l.toFixed(2)}`)
         return problems
       })
       expect(halfDark, view).toEqual([])
