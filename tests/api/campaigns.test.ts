@@ -273,51 +273,47 @@ describe.each(STORES)('campaigns on $kind', ({ kind, available }) => {
 })
 
 describe.each(STORES)('a paused campaign on $kind', ({ kind, available }) => {
-  it.skipIf(!available)(
-    'holds its mails, and sends the rest once resumed',
-    async () => {
-      const smtp = await startSmtp()
-      // One mail a second, so there is something left to hold.
-      const server = await startServer({ ADMIN_TOKEN: TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '1' }, kind).catch(
-        async (error: unknown) => {
-          await smtp.stop()
-          throw error
-        },
-      )
-      try {
-        for (let i = 0; i < 4; i++) {
-          await server.app.store.add(row(`paused-${i}@example.com`))
-          const [listed] = await server.app.store.list({ limit: 1, search: `paused-${i}@` })
-          await server.app.store.visitors.confirm(listed?.id ?? 0)
-        }
-        await smtp.waitFor(4, 15_000) // the confirmation mails
-        for (let i = 0; i < 50 && (await server.app.store.outbox.counts()).sent < 4; i++) await new Promise((r) => setTimeout(r, 50))
-        smtp.received.length = 0
-        const api = (path: string, body?: unknown) =>
-          fetch(`${server.url}/admin/api${path}`, {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          })
-        const { id } = (await (
-          await api('/campaigns', { subject: 'Held', markdown: 'Held, then sent.', segment: {}, send: true })
-        ).json()) as { id: number }
-        await smtp.waitFor(1, 5_000)
-        const paused = (await (await api(`/campaigns/${id}/pause`)).json()) as CampaignProgress
-        expect(paused.status).toBe('paused')
-        const atPause = smtp.received.length
-        await new Promise((resolve) => setTimeout(resolve, 2_500))
-        expect(smtp.received.length).toBeLessThanOrEqual(atPause + 1) // one may have been on its way
-        const held = smtp.received.length
-        expect(held).toBeLessThan(4)
-        expect(((await (await api(`/campaigns/${id}/resume`)).json()) as CampaignProgress).status).toBe('sending')
-        await smtp.waitFor(4, 15_000)
-        expect(new Set(smtp.received.map((m) => m.to)).size).toBe(4)
-      } finally {
-        await server.close()
+  it.skipIf(!available)('holds its mails, and sends the rest once resumed', async () => {
+    const smtp = await startSmtp()
+    // One mail a second, so there is something left to hold.
+    const server = await startServer({ ADMIN_TOKEN: TOKEN, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '1' }, kind).catch(
+      async (error: unknown) => {
         await smtp.stop()
+        throw error
+      },
+    )
+    try {
+      for (let i = 0; i < 4; i++) {
+        await server.app.store.add(row(`paused-${i}@example.com`))
+        const [listed] = await server.app.store.list({ limit: 1, search: `paused-${i}@` })
+        await server.app.store.visitors.confirm(listed?.id ?? 0)
       }
-    },
-    40_000,
-  )
+      await smtp.waitFor(4, 15_000) // the confirmation mails
+      for (let i = 0; i < 50 && (await server.app.store.outbox.counts()).sent < 4; i++) await new Promise((r) => setTimeout(r, 50))
+      smtp.received.length = 0
+      const api = (path: string, body?: unknown) =>
+        fetch(`${server.url}/admin/api${path}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+      const { id } = (await (
+        await api('/campaigns', { subject: 'Held', markdown: 'Held, then sent.', segment: {}, send: true })
+      ).json()) as { id: number }
+      await smtp.waitFor(1, 5_000)
+      const paused = (await (await api(`/campaigns/${id}/pause`)).json()) as CampaignProgress
+      expect(paused.status).toBe('paused')
+      const atPause = smtp.received.length
+      await new Promise((resolve) => setTimeout(resolve, 2_500))
+      expect(smtp.received.length).toBeLessThanOrEqual(atPause + 1) // one may have been on its way
+      const held = smtp.received.length
+      expect(held).toBeLessThan(4)
+      expect(((await (await api(`/campaigns/${id}/resume`)).json()) as CampaignProgress).status).toBe('sending')
+      await smtp.waitFor(4, 15_000)
+      expect(new Set(smtp.received.map((m) => m.to)).size).toBe(4)
+    } finally {
+      await server.close()
+      await smtp.stop()
+    }
+  })
 })

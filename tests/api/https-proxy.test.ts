@@ -109,7 +109,7 @@ describe.skipIf(!NGINX)('behind the README’s nginx, over https', () => {
     throw new Error(
       `nginx did not start: ${errors}${existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : ''}`,
     )
-  }, 30_000)
+  })
 
   afterAll(async () => {
     if (nginx && nginx.exitCode === null) {
@@ -181,5 +181,5 @@ describe.skipIf(!NGINX)('behind the README’s nginx, over https', () => {
     const recorded = stored.prepare("SELECT count(*) FROM mail_events WHERE source = 'sendgrid' AND type = 'soft-bounce'").pluck().get()
     stored.close()
     expect(recorded).toBe(events.length)
-  }, 60_000)
+  })
 })

@@ -182,7 +182,7 @@ describe('npm start', () => {
       started.kill('SIGTERM')
       await exited
     }
-  }, 30_000)
+  })
 })
 
 /** The lines holding the secret, as it was sent or percent-encoded. */

@@ -25,55 +25,51 @@ afterEach(async () => {
 })
 
 describe.each(STORES)('SIGKILL under concurrent joins on $kind', ({ kind, available }) => {
-  it.skipIf(!available)(
-    'mails every acknowledged address after the restart, each under one Message-ID',
-    async () => {
-      const smtp = await startSmtp()
-      cleanups.push(() => smtp.stop())
-      const db = await freshDatabase(kind)
-      cleanups.push(db.cleanup)
-      const env = { ...db.env, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_HOUR: '0' }
-      const first: ServerProcess = await spawnServer(env)
-      cleanups.push(() => first.stop('SIGKILL'))
+  it.skipIf(!available)('mails every acknowledged address after the restart, each under one Message-ID', async () => {
+    const smtp = await startSmtp()
+    cleanups.push(() => smtp.stop())
+    const db = await freshDatabase(kind)
+    cleanups.push(db.cleanup)
+    const env = { ...db.env, SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_HOUR: '0' }
+    const first: ServerProcess = await spawnServer(env)
+    cleanups.push(() => first.stop('SIGKILL'))
 
-      const acknowledged: string[] = []
-      let killed = false
-      const worker = async (w: number) => {
-        for (let i = 0; !killed; i++) {
-          const email = `kill-${w}-${i}@example.com`
-          try {
-            if ((await join(first.url, email)).status === 201) acknowledged.push(email)
-            if (acknowledged.length >= 200 && !killed) {
-              killed = true
-              first.child.kill('SIGKILL') // with joins in flight and mails half sent
-            }
-          } catch {
-            return // the connection died with the server: never acknowledged
+    const acknowledged: string[] = []
+    let killed = false
+    const worker = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const email = `kill-${w}-${i}@example.com`
+        try {
+          if ((await join(first.url, email)).status === 201) acknowledged.push(email)
+          if (acknowledged.length >= 200 && !killed) {
+            killed = true
+            first.child.kill('SIGKILL') // with joins in flight and mails half sent
           }
+        } catch {
+          return // the connection died with the server: never acknowledged
         }
       }
-      await Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)))
-      await first.stop('SIGKILL')
-      const beforeRestart = smtp.received.length
+    }
+    await Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)))
+    await first.stop('SIGKILL')
+    const beforeRestart = smtp.received.length
 
-      const second = await spawnServer(env)
-      cleanups.push(() => second.stop('SIGKILL'))
-      const wanted = new Set(acknowledged)
-      for (let i = 0; i < 600 && [...wanted].some((email) => !messageIdsByAddress(smtp).has(email)); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-      const ids = messageIdsByAddress(smtp)
-      const missing = acknowledged.filter((email) => !ids.has(email))
-      const twoIds = [...ids].filter(([, set]) => set.size > 1).map(([email]) => email)
-      console.log(
-        `mail crash ${kind}: ${acknowledged.length} acknowledged, ${beforeRestart} mails before the kill, ${smtp.received.length} in all, ${smtp.received.length - ids.size} repeated, ${missing.length} missing`,
-      )
-      expect(missing).toEqual([])
-      expect(twoIds).toEqual([])
-      expect(await second.stop('SIGTERM')).toBe(0)
-    },
-    90_000,
-  )
+    const second = await spawnServer(env)
+    cleanups.push(() => second.stop('SIGKILL'))
+    const wanted = new Set(acknowledged)
+    for (let i = 0; i < 600 && [...wanted].some((email) => !messageIdsByAddress(smtp).has(email)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const ids = messageIdsByAddress(smtp)
+    const missing = acknowledged.filter((email) => !ids.has(email))
+    const twoIds = [...ids].filter(([, set]) => set.size > 1).map(([email]) => email)
+    console.log(
+      `mail crash ${kind}: ${acknowledged.length} acknowledged, ${beforeRestart} mails before the kill, ${smtp.received.length} in all, ${smtp.received.length - ids.size} repeated, ${missing.length} missing`,
+    )
+    expect(missing).toEqual([])
+    expect(twoIds).toEqual([])
+    expect(await second.stop('SIGTERM')).toBe(0)
+  })
 })
 
 // The outbox's own schedule, ten times faster (RETRY: 2 s doubling to 60 s): the outage lasts what
@@ -131,7 +127,7 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     expect([...counts.values()].every((n) => n === 1)).toBe(true)
     const { rows } = await db.query<{ state: string; n: string }>('SELECT state, count(*) AS n FROM outbox GROUP BY state')
     expect(rows).toEqual([{ state: 'sent', n: '100' }])
-  }, 60_000)
+  })
 })
 
 describe('logs of the mail side', () => {

@@ -16,7 +16,7 @@ describe.skipIf(!postgresAvailable || !privatePostgresAvailable)('C18: PostgreSQ
   beforeAll(async () => {
     database = await createPrivatePostgres()
     server = await startServer({ DATABASE_URL: database.url }, 'postgres')
-  }, 60_000)
+  })
   afterAll(async () => {
     await server?.close()
     database?.destroy()
@@ -53,5 +53,5 @@ describe.skipIf(!postgresAvailable || !privatePostgresAvailable)('C18: PostgreSQ
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200)
     const emails = (await server.app.store.list({ limit: 10 })).map((r) => r.email)
     expect(emails).toEqual(['before@example.com', 'after@example.com'])
-  }, 60_000)
+  })
 })

@@ -47,7 +47,7 @@ beforeAll(async () => {
   amazon.listen(0, '127.0.0.1')
   await new Promise((resolve) => amazon.once('listening', resolve))
   origin = `https://localhost:${(amazon.address() as AddressInfo).port}`
-}, 30_000)
+})
 
 afterAll(async () => {
   await new Promise((resolve) => amazon?.close(resolve))
@@ -268,7 +268,6 @@ describe.each(STORES)('Amazon SES through SNS on $kind', ({ kind, available }) =
       expect(seen.filter((path) => path.endsWith('.pem'))).toHaveLength(1)
       rmSync(mailDir, { recursive: true, force: true })
     },
-    60_000,
   )
 
   it.skipIf(!available)('answers 404 while SES_SNS_TOPIC_ARN is unset', async () => {

@@ -39,7 +39,7 @@ describe.skipIf(!postgresAvailable)('Supabase migration (db/supabase)', () => {
     for (const file of readdirSync(MIGRATIONS).sort()) await db.query(readFileSync(join(MIGRATIONS, file), 'utf8'))
     // Applying it twice changes nothing (safe to re-run).
     for (const file of readdirSync(MIGRATIONS).sort()) await db.query(readFileSync(join(MIGRATIONS, file), 'utf8'))
-  }, 60_000)
+  })
 
   afterAll(async () => {
     await db?.end()
