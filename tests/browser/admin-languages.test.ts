@@ -109,7 +109,8 @@ describe.skipIf(!chromiumAvailable)('the back office in each operator’s langua
       await page.getByRole('heading', { name: copy.deliverability.rateHeading }).waitFor()
       await open(page, copy, copy.nav.team)
       await page.getByRole('heading', { name: copy.team.invite }).waitFor()
-      expect(await page.getByRole('cell', { name: copy.team.active }).count()).toBeGreaterThan(0)
+      // The list of operators arrives after the heading: wait for a cell rather than count at once.
+      await page.getByRole('cell', { name: copy.team.active }).first().waitFor()
       await open(page, copy, copy.nav.breeds)
       await page
         .getByRole('table', { name: copy.breeds.caption })
