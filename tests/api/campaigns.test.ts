@@ -288,7 +288,7 @@ describe.each(STORES)('a paused campaign on $kind', ({ kind, available }) => {
         const [listed] = await server.app.store.list({ limit: 1, search: `paused-${i}@` })
         await server.app.store.visitors.confirm(listed?.id ?? 0)
       }
-      await smtp.waitFor(4, 15_000) // the confirmation mails
+      await smtp.waitFor(4) // the confirmation mails
       for (let i = 0; i < 50 && (await server.app.store.outbox.counts()).sent < 4; i++) await new Promise((r) => setTimeout(r, 50))
       smtp.received.length = 0
       const api = (path: string, body?: unknown) =>
@@ -300,7 +300,7 @@ describe.each(STORES)('a paused campaign on $kind', ({ kind, available }) => {
       const { id } = (await (
         await api('/campaigns', { subject: 'Held', markdown: 'Held, then sent.', segment: {}, send: true })
       ).json()) as { id: number }
-      await smtp.waitFor(1, 5_000)
+      await smtp.waitFor(1)
       const paused = (await (await api(`/campaigns/${id}/pause`)).json()) as CampaignProgress
       expect(paused.status).toBe('paused')
       const atPause = smtp.received.length
@@ -309,7 +309,7 @@ describe.each(STORES)('a paused campaign on $kind', ({ kind, available }) => {
       const held = smtp.received.length
       expect(held).toBeLessThan(4)
       expect(((await (await api(`/campaigns/${id}/resume`)).json()) as CampaignProgress).status).toBe('sending')
-      await smtp.waitFor(4, 15_000)
+      await smtp.waitFor(4)
       expect(new Set(smtp.received.map((m) => m.to)).size).toBe(4)
     } finally {
       await server.close()

@@ -92,7 +92,7 @@ describe('an SMTP outage', () => {
     expect(during.sent + during.failed + during.bounced).toBe(0)
     expect(during.queued).toBe(5)
     await smtp.start()
-    await smtp.waitFor(5, 15_000) // the backoff is capped at 6 s here
+    await smtp.waitFor(5) // the backoff is capped at 6 s here
     expect(smtp.received.map((m) => m.to).sort()).toEqual(emails)
     // Recorded as sent once the server took each one.
     for (let i = 0; i < 100 && (await server.app.store.outbox.counts()).sent < 5; i++) await new Promise((r) => setTimeout(r, 20))
@@ -118,7 +118,7 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     for (const instance of instances) cleanups.push(() => instance.stop('SIGKILL'))
     const emails = Array.from({ length: 100 }, (_, i) => `twice-${i}@example.com`)
     await Promise.all(emails.map((email, i) => join(instances[i % 2]?.url ?? '', email)))
-    await smtp.waitFor(100, 30_000)
+    await smtp.waitFor(100)
     // Both keep looking at the outbox for a while: nothing more may arrive.
     await new Promise((resolve) => setTimeout(resolve, 2_500))
     const counts = new Map<string, number>()

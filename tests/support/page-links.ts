@@ -6,7 +6,7 @@ import { hashToken } from '../../server/secrets'
 import type { TestServer } from './server'
 
 /** The page token of the mail to `email` (any letter case: mailers write domains in lower case), once that mail is written. */
-export async function pageTokenFor(mailDir: string, email: string, timeoutMs = 15_000): Promise<string> {
+export async function pageTokenFor(mailDir: string, email: string, timeoutMs = 60_000): Promise<string> {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
     // Read as a mail client reads it: quoted-printable lines may break a link anywhere.

@@ -77,7 +77,7 @@ function launch(env: Env, nodeArgs: string[] = []) {
   return { child, exited, output: () => output }
 }
 
-export async function spawnServer(env: Env, timeoutMs = 20_000, nodeArgs: string[] = []): Promise<ServerProcess> {
+export async function spawnServer(env: Env, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<ServerProcess> {
   const { child, exited, output } = launch(env, nodeArgs)
   const url = await new Promise<string>((resolve, reject) => {
     // A server that never says it listens is stopped here: the test that gives up on it cannot.
@@ -126,7 +126,7 @@ export async function spawnServer(env: Env, timeoutMs = 20_000, nodeArgs: string
  * running (it took the configuration) is killed after `timeoutMs` and answers SIGKILL: the test
  * fails on its code, and leaves no server behind.
  */
-export async function runToExit(env: Env, timeoutMs = 20_000): Promise<{ code: number | NodeJS.Signals | null; output: string }> {
+export async function runToExit(env: Env, timeoutMs = 60_000): Promise<{ code: number | NodeJS.Signals | null; output: string }> {
   const { child, exited, output } = launch(env)
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
   const code = await exited

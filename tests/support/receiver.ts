@@ -42,7 +42,7 @@ export async function startReceiver(secrets: string[] = [], port = 0): Promise<R
     secrets,
     answer: (next) => (respond = next),
     close: () => new Promise((resolve) => server.close(() => resolve())),
-    until: async (predicate, timeoutMs = 20_000) => {
+    until: async (predicate, timeoutMs = 60_000) => {
       const end = Date.now() + timeoutMs
       while (!predicate(receiver.received)) {
         if (Date.now() > end)

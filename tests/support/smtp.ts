@@ -143,8 +143,8 @@ export async function startSmtp(options: { parse?: boolean } = {}): Promise<Test
     attempts,
     refuse,
     defer,
-    waitFor: (count, timeoutMs = 20_000) => waitUntil(() => received.length, count, 'mails', timeoutMs),
-    waitForRecipients: (count, timeoutMs = 20_000) =>
+    waitFor: (count, timeoutMs = 60_000) => waitUntil(() => received.length, count, 'mails', timeoutMs),
+    waitForRecipients: (count, timeoutMs = 60_000) =>
       waitUntil(() => new Set(received.map((mail) => mail.to)).size, count, 'recipients', timeoutMs),
     start: async () => {
       server = make()

@@ -197,7 +197,7 @@ export async function teamLinkFor(
   email: string,
   path: string,
   skip: ReadonlySet<string> = new Set(),
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
   /** The link is the path itself, with no token after it (a notice's link to a page). */
   bare = false,
 ): Promise<string> {
