@@ -78,6 +78,8 @@ export interface Partner {
   thanksUrl: string | null
   /** The catalogue's id of the partner's breed, for its meter. */
   breed: string | null
+  /** That breed's name in the caller's language (an operator's own; English for a token). */
+  breedName: string | null
   /** Where its meter counts. */
   country: CountryCode | null
   disabled: boolean

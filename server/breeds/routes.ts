@@ -11,10 +11,11 @@ import {
   type UnmatchedAnswer,
 } from '../../contract/breed-meters.js'
 import { isCountryCode } from '../../contract/countries.js'
+import type { Locale } from '../../contract/locales.js'
 import { MAX_BREED_LENGTH } from '../../contract/visitor.js'
 import { HttpError } from '../http/errors.js'
 import { csvCell } from '../operators/csv.js'
-import { auditOf } from '../team/auth.js'
+import { auditOf, callerOf, localeOf } from '../team/auth.js'
 import { breedName, isBreedId, readBreedName } from './catalogue.js'
 import { breedMetersOf } from './meters.js'
 import { byCode } from '../../contract/order.js'
@@ -38,8 +39,11 @@ const filterSchema = {
   },
 } as const
 
-/** The meters a filter keeps: one breed, one country, or the countries with anyone on one side. */
-function filtered(meters: BreedMeter[], filter: Filter): BreedMeter[] {
+/**
+ * The meters a filter keeps (one breed, one country, or the countries with anyone on one side), each
+ * breed named in the language of the one who asked.
+ */
+function filtered(meters: BreedMeter[], filter: Filter, locale: Locale): BreedMeter[] {
   if (filter.breed !== undefined && !isBreedId(filter.breed))
     throw new HttpError(400, 'invalid_breed', `breed: not a breed of the catalogue, got ${JSON.stringify(filter.breed)}`)
   const country = filter.country?.toUpperCase()
@@ -51,6 +55,7 @@ function filtered(meters: BreedMeter[], filter: Filter): BreedMeter[] {
       .filter((meter) => filter.breed === undefined || meter.id === filter.breed)
       .map((meter) => ({
         ...meter,
+        name: breedName(meter.id, locale),
         countries: meter.countries.filter((row) => (country === undefined || row.country === country) && (!side || row[side] > 0)),
       }))
       .filter((meter) => (country === undefined && !side) || meter.countries.length > 0)
@@ -69,14 +74,17 @@ export async function breedRoutes(app: FastifyInstance) {
     { config: { permission: 'figures:read' }, schema: { querystring: filterSchema } },
     async (request): Promise<BreedMetersAnswer & { countedAt: string }> => {
       const counted = await app.breedMeters.fresh()
-      return { breeds: filtered(breedMetersOf(counted), request.query as Filter), countedAt: counted.countedAt }
+      return {
+        breeds: filtered(breedMetersOf(counted), request.query as Filter, localeOf(callerOf(request))),
+        countedAt: counted.countedAt,
+      }
     },
   )
 
   app.get('/breeds.csv', { config: { permission: 'figures:read' }, schema: { querystring: filterSchema } }, async (request, reply) => {
     const counted = await app.breedMeters.fresh()
     const lines = [CSV_COLUMNS.join(',')]
-    for (const meter of filtered(breedMetersOf(counted), request.query as Filter)) {
+    for (const meter of filtered(breedMetersOf(counted), request.query as Filter, localeOf(callerOf(request)))) {
       const line = (country: string, row: { studs: number; dams: number; seekers: number; profiles: number; ready: boolean }) =>
         [
           meter.id,

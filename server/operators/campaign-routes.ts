@@ -2,7 +2,7 @@
 // /admin/api and its token. A campaign is made as a draft (counted and rendered) or sent at once;
 // sending queues one outbox row per recipient in one transaction, never twice per recipient.
 import type { FastifyInstance } from 'fastify'
-import { isBreedId } from '../breeds/catalogue.js'
+import { breedName, isBreedId } from '../breeds/catalogue.js'
 import { randomUUID } from 'node:crypto'
 import type { CampaignDraft, CampaignProgress, CampaignRequest, CampaignWritten, Segment } from '../../contract/campaigns.js'
 import { MAX_MARKDOWN_LENGTH, MAX_SUBJECT_LENGTH } from '../../contract/campaigns.js'
@@ -17,7 +17,7 @@ import {
   tidySegment,
 } from '../../contract/segment.js'
 import { HttpError } from '../http/errors.js'
-import { auditOf, callerOf, checkPermission } from '../team/auth.js'
+import { auditOf, callerOf, checkPermission, localeOf } from '../team/auth.js'
 import { can } from '../../contract/team.js'
 import { campaignIn, campaignWords, renderCampaign } from '../mail/campaign.js'
 import { senderDomain } from '../mail/compose.js'
@@ -97,9 +97,16 @@ export async function campaignRoutes(app: FastifyInstance, { stores, mailFrom }:
       const { breed } = request.query as { breed?: string }
       if (breed !== undefined && !isBreedId(breed))
         throw new HttpError(400, 'invalid_breed', `breed: not a breed of the catalogue, got ${JSON.stringify(breed)}`)
-      const segments = await app.store.segments(breed ?? null)
+      const counted = await app.store.segments(breed ?? null)
+      const caller = callerOf(request)
+      // A breed the catalogue knows in the caller's language; a name it missed as it was typed.
+      const locale = localeOf(caller)
+      const segments = {
+        ...counted,
+        topBreeds: counted.topBreeds.map((b) => (b.id === null ? b : { ...b, breed: breedName(b.id, locale) })),
+      }
       // The figures without addresses for a role that may not read them (a viewer).
-      if (can(callerOf(request).role, 'signups:read')) return segments
+      if (can(caller.role, 'signups:read')) return segments
       return { ...segments, topInviters: segments.topInviters.map((inviter) => ({ ...inviter, email: '' })) }
     },
   )

@@ -46,7 +46,7 @@ export async function runPartners(
 ): Promise<number> {
   switch (command) {
     case 'list': {
-      const partners = (await store.partners.list()).map(partnerOf)
+      const partners = (await store.partners.list()).map((row) => partnerOf(row))
       if (partners.length === 0) out('no partner yet: partners add NAME --origin https://club.example\n')
       for (const p of partners)
         out(

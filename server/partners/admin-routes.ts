@@ -1,7 +1,7 @@
 // The admin API's partners (docs/partners.md): viewers read them with their counts; owners and
 // editors make them, change them, disable them and give them new keys, each change audit-logged.
 // A 400 names the wrong field and saves nothing.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { isCountryCode } from '../../contract/countries.js'
 import {
   type Partner,
@@ -16,7 +16,7 @@ import {
 import { breedName } from '../breeds/catalogue.js'
 import { HttpError } from '../http/errors.js'
 import { BREAKDOWN_LIMIT } from '../store/partners/shared.js'
-import { auditOf } from '../team/auth.js'
+import { auditOf, callerOf, localeOf } from '../team/auth.js'
 import { checkedPartner, newPartnerFields, newPartnerKey, partnerOf } from './fields.js'
 import { partnerSnippets } from './snippets.js'
 import type { VisitorPages } from '../visitor/pages.js'
@@ -50,7 +50,12 @@ export async function partnerAdminRoutes(app: FastifyInstance, { pages }: { page
     return partner
   }
 
-  app.get('/partners', { config: read }, async (): Promise<Partner[]> => (await app.store.partners.list()).map(partnerOf))
+  // Each answer names the partner's breed in the caller's language.
+  const named = async (request: FastifyRequest, id: number) => partnerOf(await found(id), localeOf(callerOf(request)))
+
+  app.get('/partners', { config: read }, async (request): Promise<Partner[]> =>
+    (await app.store.partners.list()).map((row) => partnerOf(row, localeOf(callerOf(request)))),
+  )
 
   app.post('/partners', { config: manage, schema: { body: newPartnerBody } }, async (request, reply) => {
     const fields = newPartnerFields(request.body as PartnerChange)
@@ -59,19 +64,19 @@ export async function partnerAdminRoutes(app: FastifyInstance, { pages }: { page
       { ...fields, key },
       auditOf(request, 'partner added', null, { name: fields.name, origins: fields.origins }),
     )
-    return reply.code(201).send(partnerOf(await found(id)))
+    return reply.code(201).send(await named(request, id))
   })
 
   app.get('/partners/:id', { config: read, schema: { params: idParams } }, async (request): Promise<PartnerDetail> => {
     const { id } = request.params as { id: number }
-    const partner = partnerOf(await found(id))
+    const partner = await named(request, id)
     const { countries, breeds } = await app.store.partners.breakdown(id, BREAKDOWN_LIMIT)
     return {
       ...partner,
       countries: countries.map((row) => ({ ...row, country: row.country !== null && isCountryCode(row.country) ? row.country : null })),
       breeds: breeds.map((row) => ({
         id: row.breed,
-        name: row.breed ? breedName(row.breed) : row.name,
+        name: row.breed ? breedName(row.breed, localeOf(callerOf(request))) : row.name,
         signups: row.signups,
         confirmed: row.confirmed,
       })),
@@ -104,13 +109,13 @@ export async function partnerAdminRoutes(app: FastifyInstance, { pages }: { page
     const { thanks_url, ...rest } = change
     const detail = { ...rest, ...(thanks_url === undefined ? {} : { thanksUrl: thanks_url }) }
     await app.store.partners.change(id, change, auditOf(request, 'partner changed', `partner ${id}`, detail))
-    return partnerOf(await found(id))
+    return named(request, id)
   })
 
   app.post('/partners/:id/key', { config: manage, schema: { params: idParams } }, async (request) => {
     const { id } = request.params as { id: number }
     if (!(await app.store.partners.rotate(id, newPartnerKey(), auditOf(request, 'partner key rotated', `partner ${id}`))))
       throw new HttpError(404, 'not_found', `No partner ${id}`)
-    return partnerOf(await found(id))
+    return named(request, id)
   })
 }

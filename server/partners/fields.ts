@@ -2,6 +2,7 @@
 // names the first wrong field and nothing is saved (docs/partners.md).
 import { randomBytes } from 'node:crypto'
 import { isCountryCode } from '../../contract/countries.js'
+import { DEFAULT_LOCALE, type Locale } from '../../contract/locales.js'
 import {
   type Partner,
   type PartnerChange,
@@ -10,7 +11,7 @@ import {
   readOrigin,
   thanksUrlProblem,
 } from '../../contract/partners.js'
-import { isBreedId, readBreedName } from '../breeds/catalogue.js'
+import { breedName, isBreedId, readBreedName } from '../breeds/catalogue.js'
 import { HttpError } from '../http/errors.js'
 import type { PartnerCounts, PartnerFields, PartnerRecord } from '../store/types.js'
 
@@ -100,13 +101,15 @@ export function newPartnerFields(body: PartnerChange): PartnerFields {
 }
 
 /** A partner as the admin API answers it. */
-export const partnerOf = (row: PartnerRecord & PartnerCounts): Partner => ({
+/** A partner as the API says it, its breed named in `locale` (the caller's: localeOf). */
+export const partnerOf = (row: PartnerRecord & PartnerCounts, locale: Locale = DEFAULT_LOCALE): Partner => ({
   id: row.id,
   name: row.name,
   key: row.key,
   origins: row.origins,
   thanksUrl: row.thanks_url,
   breed: row.breed,
+  breedName: row.breed === null ? null : breedName(row.breed, locale),
   country: row.country !== null && isCountryCode(row.country) ? row.country : null,
   disabled: row.disabled_at !== null,
   createdAt: row.created_at,

@@ -4,6 +4,7 @@
 // register one that does not. Failed attempts are counted per client and per operator.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { randomBytes } from 'node:crypto'
+import { DEFAULT_LOCALE, type Locale } from '../../contract/locales.js'
 import { type AuditAction, can, type Permission, RECENT_SIGN_IN_REQUIRED, TEAM_TIMES, type TokenRole } from '../../contract/team.js'
 import { HttpError, tooMany } from '../http/errors.js'
 import { hashToken, sameSecret } from '../secrets.js'
@@ -136,6 +137,14 @@ export function auditOf(
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw new HttpError(401, 'unauthorized', 'Sign in first', { headers: { 'www-authenticate': 'Bearer' } })
   return request.caller
+}
+
+/**
+ * The language the caller reads the admin in: a signed-in operator's own, English for a token (a
+ * script's words stay as they were). What the admin's answers name for a person (a breed) follows it.
+ */
+export function localeOf(caller: Pick<Caller, 'operator'>): Locale {
+  return caller.operator?.locale ?? DEFAULT_LOCALE
 }
 
 /** The signed-in operator of a `self` route. */

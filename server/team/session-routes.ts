@@ -16,6 +16,7 @@ import {
   clearSessionCookie,
   countFailure,
   failureKeys,
+  localeOf,
   newSessionId,
   refuseWhileLocked,
   sessionIdOf,
@@ -47,7 +48,7 @@ export function sessionInfo(caller: Caller | null): SessionInfo {
     token: operator ? null : caller.label,
     permissions: [...ROLE_PERMISSIONS[caller.role]],
     signedInAt: caller.signedInAt,
-    locale: operator?.locale ?? DEFAULT_LOCALE,
+    locale: localeOf(caller),
   }
 }
 

@@ -14,11 +14,11 @@ import {
   TEAM_TIMES,
   type TeamOverview,
 } from '../../contract/team.js'
-import { DEFAULT_LOCALE, type Locale, LOCALES } from '../../contract/locales.js'
+import { type Locale, LOCALES } from '../../contract/locales.js'
 import { HttpError } from '../http/errors.js'
 import { hashToken, newToken } from '../secrets.js'
 import { isValidEmail } from '../waitlist/check-row.js'
-import { auditOf, callerOf, operatorOf } from './auth.js'
+import { auditOf, callerOf, localeOf, operatorOf } from './auth.js'
 import { registrationOptions, relyingParty, verifyRegistration } from './webauthn.js'
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const
@@ -77,7 +77,7 @@ export async function teamRoutes(app: FastifyInstance, { siteConfigured }: { sit
           email: address,
           role: invitedRole,
           operator_id: null,
-          locale: locale ?? callerOf(request).operator?.locale ?? DEFAULT_LOCALE,
+          locale: locale ?? localeOf(callerOf(request)),
           createdBy: callerOf(request).actorId,
           expires_at: new Date(Date.now() + TEAM_TIMES.inviteLinkMs).toISOString(),
         },

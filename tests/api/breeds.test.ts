@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { BreedMetersAnswer, BreedTargets, UnmatchedAnswer } from '../../contract/breed-meters'
 import type { Segments } from '../../contract/campaigns'
 import type { Funnel, LaunchAnswer } from '../../contract/growth'
+import type { Partner, PartnerDetail } from '../../contract/partners'
 import { migrationsDir } from '../../server/paths'
 import { confirmOnPage, joinWithLink } from '../support/page-links'
 import { createTestSchema } from '../support/postgres'
@@ -371,6 +372,61 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
       expect(await (await fetch(`${server.url}/me/${token}`)).text()).toContain(
         'Retriever du labrador : au moins 10 éleveurs avec un étalon, au moins 10 éleveurs avec une lice.',
       )
+    },
+  )
+
+  it.skipIf(!available)(
+    'names each breed in the operator’s language: the meters and their CSV, the demand map, a partner and its sign-ups; a token’s in English',
+    async () => {
+      await start()
+      const partner = (await (
+        await admin('/partners', {
+          method: 'POST',
+          body: { name: 'Klub Owczarka', origins: ['https://klub.example'], breed: 'German Shepherd Dog', country: 'PL' },
+        })
+      ).json()) as Partner
+      // Two sign-ups through the partner's form, their breeds named in German and English.
+      const profiles: TestProfile[] = [
+        { role: 'breeder', breeds: [{ name: 'Deutscher Schäferhund', side: 'stud' }], country: 'PL' },
+        { role: 'owner', breeds: [{ name: 'Pug', side: 'seeker' }], country: 'PL' },
+      ]
+      for (const [i, profile] of profiles.entries()) {
+        await server.app.store.add(row(`named-${i}@example.com`, { partner: partner.id }))
+        const [listed] = await server.app.store.list({ limit: 1, search: `named-${i}@` })
+        await server.app.store.visitors.confirm(listed?.id ?? 0)
+        await server.app.store.visitors.saveProfile(listed?.id ?? 0, profileOf(profile))
+      }
+      const names = (answer: { id: string | null; name: string }[]) => answer.map((b) => [b.id, b.name]).sort()
+      const inPolish = [
+        ['german-shepherd-dog', 'Owczarek niemiecki'],
+        ['pug', 'Mops'],
+      ]
+      const wanda = await joinTeam(server, 'wanda@kennect.example', 'owner')
+      const polish = asOperator(server, wanda)
+      expect((await polish('/me', { method: 'PATCH', body: { locale: 'pl' } })).status).toBe(200)
+      server.app.breedMeters.changed()
+      expect(names(((await (await polish('/breeds')).json()) as BreedMetersAnswer).breeds)).toEqual(inPolish)
+      // The CSV as the view shows it: the id for scripts, the name as the operator reads it.
+      const csv = await (await polish('/breeds.csv')).text()
+      expect(csv).toContain('\r\n"german-shepherd-dog","Owczarek niemiecki","PL","1","0","0","1",')
+      expect(csv).toContain('\r\n"pug","Mops","PL","0","0","1","1",')
+      const segments = (await (await polish('/segments')).json()) as Segments
+      expect(names(segments.topBreeds.map((b) => ({ id: b.id, name: b.breed })))).toEqual(inPolish)
+      const [listed] = ((await (await polish('/partners')).json()) as Partner[]).filter((p) => p.id === partner.id)
+      expect(listed).toMatchObject({ breed: 'german-shepherd-dog', breedName: 'Owczarek niemiecki' })
+      const detail = (await (await polish(`/partners/${partner.id}`)).json()) as PartnerDetail
+      expect(detail.breedName).toBe('Owczarek niemiecki')
+      expect(names(detail.breeds)).toEqual(inPolish)
+      // The same answers to a token (scripts), or an operator in English, name them in English.
+      expect(names((await breedsAnswer()).breeds)).toEqual([
+        ['german-shepherd-dog', 'German Shepherd Dog'],
+        ['pug', 'Pug'],
+      ])
+      expect(partner.breedName).toBe('German Shepherd Dog')
+      expect(((await (await admin('/segments')).json()) as Segments).topBreeds.map((b) => b.breed).sort()).toEqual([
+        'German Shepherd Dog',
+        'Pug',
+      ])
     },
   )
 

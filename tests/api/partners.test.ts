@@ -49,6 +49,7 @@ describe.each(STORES)('partners on $kind', ({ kind, available }) => {
       origins: [CLUB, 'http://localhost:5173'],
       thanksUrl: `${CLUB}/thanks?from=kennect`,
       breed: 'labrador-retriever',
+      breedName: 'Labrador Retriever',
       country: 'DE',
       disabled: false,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
@@ -152,7 +153,13 @@ describe.each(STORES)('partners on $kind', ({ kind, available }) => {
       method: 'PATCH',
       body: { name: 'Irish Setter Club', breed: 'irish-red-setter', country: 'IE' },
     })
-    expect(await changed.json()).toEqual({ ...partner, name: 'Irish Setter Club', breed: 'irish-red-setter', country: 'IE' })
+    expect(await changed.json()).toEqual({
+      ...partner,
+      name: 'Irish Setter Club',
+      breed: 'irish-red-setter',
+      breedName: 'Irish Red Setter',
+      country: 'IE',
+    })
     const rotated = (await (await asEditor(`/partners/${partner.id}/key`, { method: 'POST' })).json()) as Partner
     expect(rotated.key).toMatch(PARTNER_KEY_PATTERN)
     expect(rotated.key).not.toBe(partner.key)

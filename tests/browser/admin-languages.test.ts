@@ -1,8 +1,9 @@
 // The back office in each operator's own language (issue 52, items 1 to 3), in Chromium: a Polish
 // owner sees the Overview, Campaigns (the composer counting 1, 2, 5 and 22 recipients), Deliverability,
-// Team and Breeds in Polish, with Polish plurals and dates, while a German teammate sees German at
-// the same time; each page loads its operator's catalogue and no other; the language menu changes
-// one operator's language alone; an invitation goes out in the language chosen for it.
+// Team, Breeds and Partners in Polish, with Polish plurals and dates and each breed by its Polish
+// name, while a German teammate sees German at the same time; each page loads its operator's
+// catalogue and no other; the language menu changes one operator's language alone; an invitation
+// goes out in the language chosen for it.
 import type { Page, Request } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { Locale } from '../../contract/locales'
@@ -38,7 +39,7 @@ describe.skipIf(!chromiumAvailable)('the back office in each operator’s langua
             await server.app.store.visitors.confirm(id)
             await server.app.store.visitors.saveProfile(
               id,
-              profileOf({ role: 'breeder', breeds: [{ name: 'Labrador', side: 'dam' }], country }),
+              profileOf({ role: 'breeder', breeds: [{ name: 'German Shepherd', side: 'dam' }], country }),
             )
           }
       },
@@ -112,10 +113,20 @@ describe.skipIf(!chromiumAvailable)('the back office in each operator’s langua
       // The list of operators arrives after the heading: wait for a cell rather than count at once.
       await page.getByRole('cell', { name: copy.team.active }).first().waitFor()
       await open(page, copy, copy.nav.breeds)
-      await page
-        .getByRole('table', { name: copy.breeds.caption })
-        .getByRole('columnheader', { name: copy.breeds.columns.studs, exact: true })
-        .waitFor()
+      const table = page.getByRole('table', { name: copy.breeds.caption })
+      await table.getByRole('columnheader', { name: copy.breeds.columns.studs, exact: true }).waitFor()
+      // The breed by the catalogue's Polish name, in the table and the picture, and never its English one.
+      await table.getByRole('rowheader', { name: 'Owczarek niemiecki', exact: true }).first().waitFor()
+      expect(await page.getByRole('main').getByText('German Shepherd Dog').count()).toBe(0)
+
+      // Partners: a club's meter names its breed in Polish too.
+      const club = await asOperator(suite.server, polish.operator)('/partners', {
+        method: 'POST',
+        body: { name: 'Klub Owczarka', origins: ['https://klub.example'], breed: 'german-shepherd-dog', country: 'DE' },
+      })
+      expect(club.status).toBe(201)
+      await open(page, copy, copy.nav.partners)
+      await page.getByText(copy.partners.meterOf('Owczarek niemiecki', 'DE'), { exact: false }).waitFor()
 
       // The German teammate's page is German still, after the owner's work.
       await german.page.reload()

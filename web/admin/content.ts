@@ -201,7 +201,7 @@ export function adminContentIn(words: Words) {
       typed: (n: number) => t('breeds.typed', { count: n }),
       breedFor: (name: string) => t('breeds.breedFor', { name }),
       /** The names the Map field offers as one types: a name in another language says the breed's English one. */
-      breedOffered: (name: string, english: string) => (name === english ? name : t('breeds.breedOffered', { name, english })),
+      breedOffered: (name: string, known: string) => (name === known ? name : t('breeds.breedOffered', { name, known })),
       mapLabel: (name: string) => t('breeds.mapLabel', { name }),
       mapped: (name: string, breed: string, signups: number) => t('breeds.mapped', { name, breed, count: signups }),
       grid: {

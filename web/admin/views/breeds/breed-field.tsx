@@ -15,8 +15,8 @@ const copy = adminContent.breeds
 export interface BreedName {
   id: string
   name: string
-  /** The breed's English name, said beside a name in another language. */
-  english: string
+  /** The breed's name in the operator's language, said beside a name in another. */
+  known: string
 }
 
 /** The most names offered at once: more would bury the field's button on a phone. */
@@ -131,7 +131,7 @@ export function BreedField({
             onClick={() => pick(entry)}
             className={cn('cursor-pointer px-4 py-2 text-sm text-stone-900 hover:bg-brand-50', i === active && 'bg-brand-100')}
           >
-            {copy.breedOffered(entry.name, entry.english)}
+            {copy.breedOffered(entry.name, entry.known)}
           </li>
         ))}
       </ul>
@@ -154,7 +154,9 @@ export function useBreedNames(): BreedName[] {
         const catalogue = loaded.default as BreedCatalogue
         setNames(
           catalogue.breeds
-            .flatMap((breed) => [...new Set(Object.values(breed.names))].map((name) => ({ id: breed.id, name, english: breed.names.en })))
+            .flatMap((breed) =>
+              [...new Set(Object.values(breed.names))].map((name) => ({ id: breed.id, name, known: breed.names[adminContent.locale] })),
+            )
             .sort((a, b) => a.name.localeCompare(b.name, adminContent.locale)),
         )
       },

@@ -34,7 +34,7 @@ export function UnmatchedPanel({ onMapped }: { onMapped: () => void }) {
       answer = await api.mapBreed(name, breed)
     })
     if (answer)
-      mapping.setNotice(copy.mapped(name, names.find((entry) => entry.id === answer?.breed)?.english ?? answer.breed, answer.mapped))
+      mapping.setNotice(copy.mapped(name, names.find((entry) => entry.id === answer?.breed)?.known ?? answer.breed, answer.mapped))
   }
 
   return (

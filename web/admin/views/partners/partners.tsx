@@ -240,7 +240,7 @@ export function PartnersView() {
               {partner.disabled ? <span className="ml-2 text-sm font-normal text-stone-600">({copy.disabledTag})</span> : null}
             </p>
             <p className="mt-1 text-sm text-stone-700">
-              {[copy.counts(partner.signups, partner.confirmed), copy.meterOf(partner.breed, partner.country)].join(' · ')}
+              {[copy.counts(partner.signups, partner.confirmed), copy.meterOf(partner.breedName, partner.country)].join(' · ')}
             </p>
             <p className="mt-1 text-sm break-all text-stone-600">{partner.origins.join(', ')}</p>
             <label htmlFor={`partner-${partner.id}-key`} className="sr-only">
