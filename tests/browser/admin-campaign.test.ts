@@ -205,6 +205,9 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
 
   it('says which field is wrong when a campaign is refused', async () => {
     const page = await signIn('/campaigns')
+    // The message box is made again once the campaign settings arrive (its default follows
+    // APP_STORE_URL): what is typed before that is lost, so wait for the default first.
+    await expect.poll(() => page.getByLabel(copy.markdown).inputValue()).toBe(DEFAULT_MARKDOWN)
     await page.getByLabel(copy.subject, { exact: true }).fill('Hello')
     await page.getByLabel(copy.markdown).fill('Dear {{name}}')
     await page.getByRole('button', { name: copy.preview }).click()

@@ -315,6 +315,8 @@ describe.skipIf(!chromiumAvailable).each(STORES)('the setup link over plain http
       const local0 = await withAuthenticator(context)
       await local0.goto(local)
       expect(await local0.evaluate(() => window.isSecureContext)).toBe(true)
+      // The page asks for its link first: the note would come with the heading, so no note is read after it.
+      await local0.getByRole('heading', { name: copy.setup.heading('setup') }).waitFor()
       expect(await local0.getByRole('note').count()).toBe(0)
       await local0.getByLabel(copy.setup.email).fill('owner@kennect.example')
       await local0.getByRole('button', { name: copy.setup.create }).click()
