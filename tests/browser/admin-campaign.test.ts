@@ -128,7 +128,7 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
     await page.waitForFunction(
       (label) => document.querySelector(`[role="progressbar"][aria-label="${label}"]`)?.getAttribute('aria-valuenow') === '100',
       copy.progressLabel(SUBJECT),
-      { timeout: 20_000 },
+      { timeout: 60_000 },
     )
     expect(await bar.getAttribute('aria-valuetext')).toBe(`100%: ${copy.progress(3, 3)}`)
     await page.getByText(`(${copy.statuses.finished})`).first().waitFor()
@@ -145,7 +145,7 @@ describe.skipIf(!chromiumAvailable)('campaigns on the admin page', () => {
         return text.split(english).length - 1 >= 2 && text.split(german).length - 1 >= 2
       },
       { english: SUBJECT, german: GERMAN_SUBJECT },
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     )
     const count = (subject: string) => page.getByRole('button', { name: adminContent.mail.previewLabel(subject), exact: true }).count()
     expect([await count(SUBJECT), await count(GERMAN_SUBJECT), await count(`[Test] ${GERMAN_SUBJECT}`)]).toEqual([2, 1, 1])

@@ -290,48 +290,44 @@ const LAN_NAME = 'lan.test'
 describe.skipIf(!chromiumAvailable).each(STORES)('the setup link over plain http at a LAN address on $kind', ({ kind, available }) => {
   const suite = useServerAndBrowser({}, { kind, available, chromiumArgs: [`--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`] })
 
-  it.skipIf(!available)(
-    'says before trying that passkeys need https or localhost, and shows the ways in that work there',
-    { timeout: 60_000 },
-    async () => {
-      const port = new URL(suite.server.url).port
-      const lan = `http://${LAN_NAME}:${port}`
-      const token = await inviteToken(suite.server, null, 'owner', 'setup')
-      // An authenticator is there: what fails is the page's context, not the device.
-      const context = await suite.browser.newContext()
-      const owner = await withAuthenticator(context)
-      await owner.goto(`${lan}/admin/setup/${token}`)
-      await owner.getByRole('heading', { name: copy.setup.heading('setup') }).waitFor()
-      expect(await owner.evaluate(() => window.isSecureContext)).toBe(false)
-      const note = owner.getByRole('note')
-      expect(await note.count()).toBe(1)
-      const local = `http://localhost:${port}/admin/setup/${token}`
-      expect(await note.innerText()).toBe(`${copy.setup.insecure.reason(lan)}\n\n${copy.setup.insecure.firstOwner(local)}`)
-      // Nothing offers what cannot work here.
-      expect(await owner.getByRole('button', { name: copy.setup.create }).count()).toBe(0)
-      expect(await owner.getByRole('button', { name: copy.setup.withoutPasskey }).count()).toBe(0)
+  it.skipIf(!available)('says before trying that passkeys need https or localhost, and shows the ways in that work there', async () => {
+    const port = new URL(suite.server.url).port
+    const lan = `http://${LAN_NAME}:${port}`
+    const token = await inviteToken(suite.server, null, 'owner', 'setup')
+    // An authenticator is there: what fails is the page's context, not the device.
+    const context = await suite.browser.newContext()
+    const owner = await withAuthenticator(context)
+    await owner.goto(`${lan}/admin/setup/${token}`)
+    await owner.getByRole('heading', { name: copy.setup.heading('setup') }).waitFor()
+    expect(await owner.evaluate(() => window.isSecureContext)).toBe(false)
+    const note = owner.getByRole('note')
+    expect(await note.count()).toBe(1)
+    const local = `http://localhost:${port}/admin/setup/${token}`
+    expect(await note.innerText()).toBe(`${copy.setup.insecure.reason(lan)}\n\n${copy.setup.insecure.firstOwner(local)}`)
+    // Nothing offers what cannot work here.
+    expect(await owner.getByRole('button', { name: copy.setup.create }).count()).toBe(0)
+    expect(await owner.getByRole('button', { name: copy.setup.withoutPasskey }).count()).toBe(0)
 
-      // The link it names, opened at localhost, makes the passkey: the link was not spent.
-      const local0 = await withAuthenticator(context)
-      await local0.goto(local)
-      expect(await local0.evaluate(() => window.isSecureContext)).toBe(true)
-      // The page asks for its link first: the note would come with the heading, so no note is read after it.
-      await local0.getByRole('heading', { name: copy.setup.heading('setup') }).waitFor()
-      expect(await local0.getByRole('note').count()).toBe(0)
-      await local0.getByLabel(copy.setup.email).fill('owner@kennect.example')
-      await local0.getByRole('button', { name: copy.setup.create }).click()
-      await nav(local0).waitFor()
+    // The link it names, opened at localhost, makes the passkey: the link was not spent.
+    const local0 = await withAuthenticator(context)
+    await local0.goto(local)
+    expect(await local0.evaluate(() => window.isSecureContext)).toBe(true)
+    // The page asks for its link first: the note would come with the heading, so no note is read after it.
+    await local0.getByRole('heading', { name: copy.setup.heading('setup') }).waitFor()
+    expect(await local0.getByRole('note').count()).toBe(0)
+    await local0.getByLabel(copy.setup.email).fill('owner@kennect.example')
+    await local0.getByRole('button', { name: copy.setup.create }).click()
+    await nav(local0).waitFor()
 
-      // An invitee at the LAN address comes in without a passkey, the way it names: e-mail links from then on.
-      const invitee = await context.newPage()
-      await invitee.goto(`${lan}/admin/setup/${await inviteToken(suite.server, 'viewer@kennect.example', 'viewer')}`)
-      await invitee.getByRole('heading', { name: copy.setup.heading('invite') }).waitFor()
-      expect(await invitee.getByRole('note').innerText()).toBe(`${copy.setup.insecure.reason(lan)}\n\n${copy.setup.insecure.invite}`)
-      expect(await invitee.getByRole('button', { name: copy.setup.create }).count()).toBe(0)
-      await invitee.getByRole('button', { name: copy.setup.withoutPasskey }).click()
-      await nav(invitee).waitFor()
-      expect(invitee.url()).toBe(`${lan}/admin`)
-      await context.close()
-    },
-  )
+    // An invitee at the LAN address comes in without a passkey, the way it names: e-mail links from then on.
+    const invitee = await context.newPage()
+    await invitee.goto(`${lan}/admin/setup/${await inviteToken(suite.server, 'viewer@kennect.example', 'viewer')}`)
+    await invitee.getByRole('heading', { name: copy.setup.heading('invite') }).waitFor()
+    expect(await invitee.getByRole('note').innerText()).toBe(`${copy.setup.insecure.reason(lan)}\n\n${copy.setup.insecure.invite}`)
+    expect(await invitee.getByRole('button', { name: copy.setup.create }).count()).toBe(0)
+    await invitee.getByRole('button', { name: copy.setup.withoutPasskey }).click()
+    await nav(invitee).waitFor()
+    expect(invitee.url()).toBe(`${lan}/admin`)
+    await context.close()
+  })
 })
