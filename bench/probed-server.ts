@@ -2,6 +2,7 @@
 // 127.0.0.1, its limits off, its log at warn, with bench/loop-probe.mjs loaded into it, so that a
 // bench asks the process itself how long its event loop was held and how much memory it holds.
 import { type ChildProcess, fork } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { root } from '../scripts/ensure-build.mjs'
 import { freePort } from '../tests/support/ports'
@@ -20,6 +21,17 @@ export interface ProbedServer {
   signUps(until?: () => boolean): Promise<{ p99: number; count: number }>
 }
 
+/**
+ * The flags `npm start` gives Node (package.json's start script, between `node` and the script): a
+ * benchmark measures the server as it is deployed.
+ */
+export function serverNodeFlags(): string[] {
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  const flags = /\bnode((?:\s+--\S+)*)\s+scripts\/start\.mjs\b/.exec(start)
+  if (!flags) throw new Error(`package.json's start script is not "node [flags] scripts/start.mjs": ${start}`)
+  return (flags[1] ?? '').split(/\s+/).filter(Boolean)
+}
+
 /** A quantile of sorted numbers (the nearest rank). */
 export const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0
 
@@ -30,7 +42,7 @@ export async function startProbedServer(
 ): Promise<ProbedServer> {
   const port = await freePort()
   const server = fork(join(root, 'dist', 'server', 'main.js'), [], {
-    execArgv: ['--import', join(root, 'bench', 'loop-probe.mjs')],
+    execArgv: [...serverNodeFlags(), '--import', join(root, 'bench', 'loop-probe.mjs')],
     env: {
       PATH: process.env.PATH,
       ...env,

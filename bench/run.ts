@@ -22,6 +22,7 @@ import { createStore } from '../server/store/index'
 import { createTestSchema, TEST_DATABASE_URL } from '../tests/support/postgres'
 import { tempSqlitePath } from '../tests/support/server'
 import { freePort } from '../tests/support/ports'
+import { serverNodeFlags } from './probed-server'
 
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,100').split(',').map(Number)
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5)
@@ -86,7 +87,7 @@ const clientAddress = (n: number) => `10.0.${(n % 1000) >> 8}.${n % 256}`
 
 async function start(target: Target): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort()
-  const child = spawn(process.execPath, [target.entry], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), target.entry], {
     env: {
       PATH: process.env.PATH,
       HOST: '127.0.0.1',
