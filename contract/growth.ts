@@ -167,11 +167,16 @@ export interface FunnelSource {
  * country and breeds they had said then; not bound to the funnel's days, and kept when a sign-up
  * is deleted later (what happened, happened).
  */
-export interface FunnelHandOff extends HandOffCounts {
+export interface HandOffTally extends HandOffCounts {
   /** Per country ('' where none was said), the most invited first. */
   countries: ({ country: string } & HandOffCounts)[]
   /** Per breed of the catalogue (a person once per breed), the most invited first. */
   breeds: ({ breed: string } & HandOffCounts)[]
+}
+
+/** The hand-off as /admin/api/funnel says it: each breed's id, and its name in the caller's language. */
+export interface FunnelHandOff extends Omit<HandOffTally, 'breeds'> {
+  breeds: ({ breed: string; name: string } & HandOffCounts)[]
 }
 
 export interface Funnel {

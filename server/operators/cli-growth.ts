@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs'
 import { checkLaunchTargets, type Funnel, signupsPerVisit } from '../../contract/growth.js'
 import { HttpError } from '../http/errors.js'
 import type { WaitlistStore } from '../store/index.js'
-import { funnelRange } from './growth-routes.js'
+import { funnelRange, namedHandOff } from './growth-routes.js'
+import { DEFAULT_LOCALE } from '../../contract/locales.js'
 
 const count = (n: number) => n.toLocaleString('en')
 /** A share of a whole, or a dash when there is no whole. */
@@ -47,7 +48,10 @@ export async function printFunnel(
     if (error instanceof HttpError) throw new UsageError(`--${error.message}`)
     throw error
   }
-  const funnel: Funnel = { ...(await store.growth.funnel(range.since, range.until)), handOff: await store.app.handOff() }
+  const funnel: Funnel = {
+    ...(await store.growth.funnel(range.since, range.until)),
+    handOff: namedHandOff(await store.app.handOff(), DEFAULT_LOCALE),
+  }
   if (options.format === 'json') {
     out(`${JSON.stringify(funnel, null, 2)}\n`)
     return

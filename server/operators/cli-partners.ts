@@ -2,6 +2,7 @@
 // printed), give one a new key (the old one refused at once), disable or enable one. The same
 // checks as the admin API; changes are in the audit log as the command line's.
 import { embedPath, EMBED_SCRIPT_PATH } from '../../contract/partners.js'
+import { DEFAULT_LOCALE } from '../../contract/locales.js'
 import { HttpError } from '../http/errors.js'
 import { checkedPartner, newPartnerFields, newPartnerKey, partnerOf } from '../partners/fields.js'
 import type { WaitlistStore } from '../store/types.js'
@@ -46,7 +47,7 @@ export async function runPartners(
 ): Promise<number> {
   switch (command) {
     case 'list': {
-      const partners = (await store.partners.list()).map((row) => partnerOf(row))
+      const partners = (await store.partners.list()).map((row) => partnerOf(row, DEFAULT_LOCALE))
       if (partners.length === 0) out('no partner yet: partners add NAME --origin https://club.example\n')
       for (const p of partners)
         out(

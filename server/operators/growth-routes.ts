@@ -1,10 +1,18 @@
 // The launch targets and the funnel for the team (docs/decisions/015-growth.md), under /admin/api
 // and its token. A bad input answers 400 naming the field, and changes nothing.
 import type { FastifyInstance } from 'fastify'
-import { checkLaunchTargets, type Funnel, type LaunchTargets, MAX_FUNNEL_DAYS } from '../../contract/growth.js'
+import {
+  checkLaunchTargets,
+  type Funnel,
+  type FunnelHandOff,
+  type HandOffTally,
+  type LaunchTargets,
+  MAX_FUNNEL_DAYS,
+} from '../../contract/growth.js'
+import type { Locale } from '../../contract/locales.js'
 import { HttpError } from '../http/errors.js'
-import { auditOf } from '../team/auth.js'
-import { isBreedId } from '../breeds/catalogue.js'
+import { auditOf, callerOf, localeOf } from '../team/auth.js'
+import { breedName, isBreedId } from '../breeds/catalogue.js'
 
 /** How many days the funnel shows when not told. */
 const DEFAULT_FUNNEL_DAYS = 30
@@ -21,6 +29,12 @@ export function readDay(value: string | undefined, field: string): string | unde
 }
 
 /** The range the funnel covers: `until` defaults to today, `since` to DEFAULT_FUNNEL_DAYS before it. */
+/** The hand-off's tallies with each breed named in `locale` (the caller's; the command line's English). */
+export const namedHandOff = (tally: HandOffTally, locale: Locale): FunnelHandOff => ({
+  ...tally,
+  breeds: tally.breeds.map((row) => ({ ...row, name: breedName(row.breed, locale) })),
+})
+
 export function funnelRange(since: string | undefined, until: string | undefined): { since: string; until: string } {
   const last = readDay(until, 'until') ?? new Date().toISOString().slice(0, 10)
   const first =
@@ -74,7 +88,7 @@ export async function growthRoutes(app: FastifyInstance) {
         app.store.growth.funnel(since, until, query.breed ?? null),
         app.store.app.handOff(query.breed ?? null),
       ])
-      return { ...funnel, handOff }
+      return { ...funnel, handOff: namedHandOff(handOff, localeOf(callerOf(request))) }
     },
   )
 }

@@ -53,9 +53,10 @@ export async function partnerAdminRoutes(app: FastifyInstance, { pages }: { page
   // Each answer names the partner's breed in the caller's language.
   const named = async (request: FastifyRequest, id: number) => partnerOf(await found(id), localeOf(callerOf(request)))
 
-  app.get('/partners', { config: read }, async (request): Promise<Partner[]> =>
-    (await app.store.partners.list()).map((row) => partnerOf(row, localeOf(callerOf(request)))),
-  )
+  app.get('/partners', { config: read }, async (request): Promise<Partner[]> => {
+    const locale = localeOf(callerOf(request))
+    return (await app.store.partners.list()).map((row) => partnerOf(row, locale))
+  })
 
   app.post('/partners', { config: manage, schema: { body: newPartnerBody } }, async (request, reply) => {
     const fields = newPartnerFields(request.body as PartnerChange)
@@ -69,14 +70,15 @@ export async function partnerAdminRoutes(app: FastifyInstance, { pages }: { page
 
   app.get('/partners/:id', { config: read, schema: { params: idParams } }, async (request): Promise<PartnerDetail> => {
     const { id } = request.params as { id: number }
-    const partner = await named(request, id)
+    const locale = localeOf(callerOf(request))
+    const partner = partnerOf(await found(id), locale)
     const { countries, breeds } = await app.store.partners.breakdown(id, BREAKDOWN_LIMIT)
     return {
       ...partner,
       countries: countries.map((row) => ({ ...row, country: row.country !== null && isCountryCode(row.country) ? row.country : null })),
       breeds: breeds.map((row) => ({
         id: row.breed,
-        name: row.breed ? breedName(row.breed, localeOf(callerOf(request))) : row.name,
+        name: row.breed ? breedName(row.breed, locale) : row.name,
         signups: row.signups,
         confirmed: row.confirmed,
       })),

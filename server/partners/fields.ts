@@ -2,7 +2,7 @@
 // names the first wrong field and nothing is saved (docs/partners.md).
 import { randomBytes } from 'node:crypto'
 import { isCountryCode } from '../../contract/countries.js'
-import { DEFAULT_LOCALE, type Locale } from '../../contract/locales.js'
+import type { Locale } from '../../contract/locales.js'
 import {
   type Partner,
   type PartnerChange,
@@ -100,9 +100,8 @@ export function newPartnerFields(body: PartnerChange): PartnerFields {
   }
 }
 
-/** A partner as the admin API answers it. */
-/** A partner as the API says it, its breed named in `locale` (the caller's: localeOf). */
-export const partnerOf = (row: PartnerRecord & PartnerCounts, locale: Locale = DEFAULT_LOCALE): Partner => ({
+/** A partner as the admin API answers it, its breed named in `locale` (the caller's: localeOf; the command line's English). */
+export const partnerOf = (row: PartnerRecord & PartnerCounts, locale: Locale): Partner => ({
   id: row.id,
   name: row.name,
   key: row.key,

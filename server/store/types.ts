@@ -10,7 +10,7 @@ import type { MailEventType, Suppression } from '../../contract/mail-events.js'
 import type { Profile, ProfileBreed } from '../../contract/visitor.js'
 import type { AuditAction, AuditItem, OperatorRole, TokenRole } from '../../contract/team.js'
 import type { AppProfile, Platform } from '../../contract/app.js'
-import type { FunnelHandOff } from '../../contract/growth.js'
+import type { HandOffTally } from '../../contract/growth.js'
 import type { ImportExisting, ImportMode, ImportReason, ImportStatus } from '../../contract/imports.js'
 import type { Role, Side } from '../../contract/visitor.js'
 import type { WaitlistRow } from '../../contract/waitlist.js'
@@ -391,7 +391,7 @@ export interface AppStore {
    */
   claimedProfile(code: string, tokenId: number): Promise<AppProfile | undefined>
   /** Invited, opened and claimed: everyone's, per country and per breed; with a breed, its people only. */
-  handOff(breed?: string | null): Promise<FunnelHandOff>
+  handOff(breed?: string | null): Promise<HandOffTally>
 }
 
 /** A partner as stored (docs/decisions/025-partners.md). */

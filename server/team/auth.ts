@@ -141,7 +141,7 @@ export function callerOf(request: FastifyRequest): Caller {
 
 /**
  * The language the caller reads the admin in: a signed-in operator's own, English for a token (a
- * script's words stay as they were). What the admin's answers name for a person (a breed) follows it.
+ * script's words stay as they were). The names the admin API gives for a reader (a breed's) are in it.
  */
 export function localeOf(caller: Pick<Caller, 'operator'>): Locale {
   return caller.operator?.locale ?? DEFAULT_LOCALE

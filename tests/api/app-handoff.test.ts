@@ -15,6 +15,7 @@ import { startReceiver, type Receiver } from '../support/receiver'
 import { startServer, type TestServer } from '../support/server'
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp'
 import { STORES } from '../support/stores'
+import { asOperator, joinTeam } from '../support/team'
 
 const ADMIN_TOKEN = 'app-handoff-admin-token-0123456789'
 const IOS_APP_ID = 'ABCDE12345.app.kennect.ios'
@@ -349,8 +350,16 @@ describe.each(STORES)('into the app on $kind', ({ kind, available }) => {
       { country: 'DE', invited: 1, opened: 1, claimed: 1 },
     ])
     expect(funnel.handOff.breeds).toEqual([
-      { breed: 'dachshund', invited: 1, opened: 1, claimed: 1 },
-      { breed: 'labrador-retriever', invited: 1, opened: 1, claimed: 1 },
+      { breed: 'dachshund', name: 'Dachshund', invited: 1, opened: 1, claimed: 1 },
+      { breed: 'labrador-retriever', name: 'Labrador Retriever', invited: 1, opened: 1, claimed: 1 },
+    ])
+    // Each breed named in the operator's language, whether or not its people still wait.
+    const wanda = await joinTeam(server, 'wanda@kennect.example', 'viewer')
+    expect((await asOperator(server, wanda)('/me', { method: 'PATCH', body: { locale: 'pl' } })).status).toBe(200)
+    const polish = (await (await asOperator(server, wanda)('/funnel')).json()) as Funnel
+    expect(polish.handOff.breeds.map((b) => [b.breed, b.name])).toEqual([
+      ['dachshund', 'Jamnik'],
+      ['labrador-retriever', 'Labrador Retriever'],
     ])
     const labradors = (await (await admin('/funnel?breed=labrador-retriever')).json()) as Funnel
     expect(labradors.handOff).toEqual({
@@ -358,7 +367,7 @@ describe.each(STORES)('into the app on $kind', ({ kind, available }) => {
       opened: 1,
       claimed: 1,
       countries: [{ country: 'DE', invited: 1, opened: 1, claimed: 1 }],
-      breeds: [{ breed: 'labrador-retriever', invited: 1, opened: 1, claimed: 1 }],
+      breeds: [{ breed: 'labrador-retriever', name: 'Labrador Retriever', invited: 1, opened: 1, claimed: 1 }],
     })
     const segments = (await (await admin('/segments')).json()) as Segments
     expect(segments.claimed).toBe(1)

@@ -127,6 +127,10 @@ describe.skipIf(!chromiumAvailable)('the back office in each operator’s langua
       expect(club.status).toBe(201)
       await open(page, copy, copy.nav.partners)
       await page.getByText(copy.partners.meterOf('Owczarek niemiecki', 'DE'), { exact: false }).waitFor()
+      // Its form to change it holds the breed by that name too, not by its id.
+      await page.getByText(copy.partners.details, { exact: true }).click()
+      const change = page.getByRole('form', { name: `${copy.partners.edit}: Klub Owczarka` })
+      expect(await change.getByRole('combobox', { name: copy.partners.breed }).inputValue()).toBe('Owczarek niemiecki')
 
       // The German teammate's page is German still, after the owner's work.
       await german.page.reload()

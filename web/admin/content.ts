@@ -200,7 +200,7 @@ export function adminContentIn(words: Words) {
       belowPublic: (min: number) => t('breeds.belowPublic', { min: number(min) }),
       typed: (n: number) => t('breeds.typed', { count: n }),
       breedFor: (name: string) => t('breeds.breedFor', { name }),
-      /** The names the Map field offers as one types: a name in another language says the breed's English one. */
+      /** The names the Map field offers as one types: a name in another language says the breed's name in the operator's. */
       breedOffered: (name: string, known: string) => (name === known ? name : t('breeds.breedOffered', { name, known })),
       mapLabel: (name: string) => t('breeds.mapLabel', { name }),
       mapped: (name: string, breed: string, signups: number) => t('breeds.mapped', { name, breed, count: signups }),

@@ -2,7 +2,7 @@
 // app takes it, and the hand-off's figures as the tallies keep them (db/<dialect>/015).
 import { type AppProfile, HAND_OFF_STEPS, type HandOffCounts, type Platform } from '../../../contract/app.js'
 import type { CountryCode } from '../../../contract/countries.js'
-import type { FunnelHandOff } from '../../../contract/growth.js'
+import type { HandOffTally } from '../../../contract/growth.js'
 import type { Locale } from '../../../contract/locales.js'
 import type { KennelClub, Litters, Profile, Role } from '../../../contract/visitor.js'
 import { byKey, ofKind, recordOf, type TallyKind, type TallyRow } from '../tallies/shared.js'
@@ -46,7 +46,7 @@ const mostInvited = <T extends HandOffCounts>(a: T & { key: string }, b: T & { k
  * The hand-off's figures from its tallies: everyone's (kind 'app'), per country and per breed; with a
  * breed, that breed's people only (its `breed|country` rows, summed, and per country).
  */
-export function handOffOf(rows: readonly TallyRow[], breed: string | null = null): FunnelHandOff {
+export function handOffOf(rows: readonly TallyRow[], breed: string | null = null): HandOffTally {
   const breedRows = byKey(ofKind(rows, 'app-breed'), HAND_OFF_STEPS)
   const perBreed = new Map<string, HandOffCounts>()
   const breedCountries = new Map<string, HandOffCounts>()

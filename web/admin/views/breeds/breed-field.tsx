@@ -53,7 +53,7 @@ export function BreedField({
   name?: string
   /** An optional breed (a partner's) may be left empty. */
   required?: boolean
-  /** What the field holds at first (a partner's breed, by its id). */
+  /** What the field holds at first (a partner's breed, by its name in the operator's language). */
   initial?: string
 }) {
   const listId = useId()

@@ -124,13 +124,7 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
           bar="bg-brand-700"
         />
       ) : null}
-      {funnel ? (
-        <HandOff
-          handOff={funnel.handOff}
-          breed={shownBreed ? breedName(choices, shownBreed) : null}
-          nameOf={(id) => breedName(choices, id)}
-        />
-      ) : null}
+      {funnel ? <HandOff handOff={funnel.handOff} breed={shownBreed ? breedName(choices, shownBreed) : null} /> : null}
       {funnel ? (
         <div className="mt-6 grid gap-6">
           <TableRegion
@@ -195,7 +189,7 @@ export function FunnelPanel({ api, onFailure }: { api: AdminApi; onFailure: (fai
  * Into the app (docs/decisions/022-into-the-app.md): people sent their app link, who opened its page,
  * whose profile the app took; a chart as the funnel's, then per country and per breed.
  */
-function HandOff({ handOff, breed, nameOf }: { handOff: FunnelHandOff; breed: string | null; nameOf: (id: string) => string }) {
+function HandOff({ handOff, breed }: { handOff: FunnelHandOff; breed: string | null }) {
   const text = copy.handOff
   const widest = Math.max(1, handOff.invited, handOff.opened, handOff.claimed)
   const row = (name: string, counts: { invited: number; opened: number; claimed: number }) => (
@@ -244,7 +238,7 @@ function HandOff({ handOff, breed, nameOf }: { handOff: FunnelHandOff; breed: st
             <TableRegion caption={text.breedsCaption} className="max-h-80" columns={columns(text.columns.breed)}>
               {handOff.breeds.map((b) => (
                 <tr key={b.breed} className="border-t border-stone-200">
-                  {row(nameOf(b.breed), b)}
+                  {row(b.name, b)}
                 </tr>
               ))}
             </TableRegion>

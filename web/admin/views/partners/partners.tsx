@@ -65,7 +65,7 @@ function PartnerFields({ idPrefix, partner }: { idPrefix: string; partner?: Part
       <p className="text-sm text-stone-700" aria-hidden="true">
         {copy.breed}
       </p>
-      <BreedField names={names} label={copy.breed} name="breed" required={false} initial={partner?.breed ?? ''} />
+      <BreedField names={names} label={copy.breed} name="breed" required={false} initial={partner?.breedName ?? ''} />
       <label htmlFor={field('country')} className="text-sm text-stone-700">
         {copy.country}
       </label>
