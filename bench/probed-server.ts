@@ -23,7 +23,8 @@ export interface ProbedServer {
 
 /**
  * The flags `npm start` gives Node (package.json's start script, between `node` and the script): a
- * benchmark measures the server as it is deployed.
+ * benchmark measures the server as it is deployed. Only `--name` or `--name=value` flags are read;
+ * any other shape of the script stops the benchmark, saying so, rather than run it otherwise.
  */
 export function serverNodeFlags(): string[] {
   const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start

@@ -151,8 +151,8 @@ export function createPostgresImports(pool: pg.Pool, run: Run): ImportStore {
   return {
     // A batch is a dozen round trips whatever its size, and waits on the network with the event loop
     // free: larger batches than SQLite's, a short rest (the database's cores serve sign-ups too). 250,
-    // not 500: half the work between two waits, and the loop held 21 to 31 ms at most, not 52 to 57,
-    // for 34 s against 31 (docs/performance.md).
+    // not 500: half the work between two waits; the loop held at most 21 to 47 ms in four runs, 500's
+    // 52 and 57, for 33 to 41 s against 30 to 32 (docs/performance.md).
     pace: { records: 250, rest: 0.25 },
     start: (fields, audit) =>
       run(() =>
