@@ -62,10 +62,32 @@ function argsForLaunch(): Promise<string[]> {
 }
 
 /**
+ * How long a locator, a navigation or another wait of Playwright's waits before it fails: a minute,
+ * under each test's 120 s (Playwright's own 30 s is a quiet machine's; a fresh clone's CI runs the
+ * browser layer beside Node 26's API layer on two cores, several times slower). A wait ends when
+ * what it waits for comes, so a passing run is no slower.
+ */
+export const BROWSER_WAIT_MS = 60_000
+
+/**
  * A headless Chromium. Playwright gives each launch a new, empty temporary profile and deletes it
  * on close; each test opens its own context (cookies, storage, JavaScript on or off, media).
  * `extraArgs` are switches of a test's own (`--host-resolver-rules=…`, say), after the usual ones.
  */
 export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...(await argsForLaunch()), ...extraArgs] })
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...(await argsForLaunch()), ...extraArgs] })
+  // Every context it opens (a page of its own opens one too) waits a minute, not Playwright's 30 s.
+  const newContext = browser.newContext.bind(browser)
+  browser.newContext = async (options) => {
+    const context = await newContext(options)
+    context.setDefaultTimeout(BROWSER_WAIT_MS)
+    return context
+  }
+  const newPage = browser.newPage.bind(browser)
+  browser.newPage = async (options) => {
+    const page = await newPage(options)
+    page.context().setDefaultTimeout(BROWSER_WAIT_MS)
+    return page
+  }
+  return browser
 }
