@@ -10,8 +10,8 @@ export default defineConfig({
     maxWorkers: 2,
     // expect.poll waits for what a person would wait for (a view's data, a meter after a save): its
     // default of 1 s failed a correct admin view on a loaded machine (the demand map's first fetch).
-    // A poll that holds returns at once; only a failing one takes the 30 s to say so, as long as
-    // Playwright's own waits (a locator's, by default) give a page.
+    // A poll that holds returns at once; only a failing one takes the 30 s to say so (a wait for an
+    // outcome, tests/support/waits.ts, takes a minute; a poll reads again what is already there).
     expect: { poll: { timeout: 30_000 } },
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },

@@ -1,6 +1,7 @@
 // Debian's Chromium, driven by playwright-core (no browser download is possible here).
 import { existsSync } from 'node:fs'
 import { type Browser, chromium } from 'playwright-core'
+import { OUTCOME_WAIT_MS } from './waits'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const chromiumAvailable = existsSync(CHROMIUM_PATH)
@@ -62,31 +63,24 @@ function argsForLaunch(): Promise<string[]> {
 }
 
 /**
- * How long a locator, a navigation or another wait of Playwright's waits before it fails: a minute,
- * under each test's 120 s (Playwright's own 30 s is a quiet machine's; a fresh clone's CI runs the
- * browser layer beside Node 26's API layer on two cores, several times slower). A wait ends when
- * what it waits for comes, so a passing run is no slower.
- */
-export const BROWSER_WAIT_MS = 60_000
-
-/**
  * A headless Chromium. Playwright gives each launch a new, empty temporary profile and deletes it
  * on close; each test opens its own context (cookies, storage, JavaScript on or off, media).
  * `extraArgs` are switches of a test's own (`--host-resolver-rules=…`, say), after the usual ones.
  */
 export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...(await argsForLaunch()), ...extraArgs] })
-  // Every context it opens (a page of its own opens one too) waits a minute, not Playwright's 30 s.
+  // Every context it opens (a page of its own opens one too) waits for an outcome as long as the
+  // tests' other waits, not Playwright's 30 s.
   const newContext = browser.newContext.bind(browser)
   browser.newContext = async (options) => {
     const context = await newContext(options)
-    context.setDefaultTimeout(BROWSER_WAIT_MS)
+    context.setDefaultTimeout(OUTCOME_WAIT_MS)
     return context
   }
   const newPage = browser.newPage.bind(browser)
   browser.newPage = async (options) => {
     const page = await newPage(options)
-    page.context().setDefaultTimeout(BROWSER_WAIT_MS)
+    page.context().setDefaultTimeout(OUTCOME_WAIT_MS)
     return page
   }
   return browser

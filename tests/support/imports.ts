@@ -3,6 +3,7 @@
 import { expect } from 'vitest'
 import type { ImportStatus } from '../../contract/imports'
 import type { TestServer } from './server'
+import { OUTCOME_WAIT_MS } from './waits'
 
 /** Who calls: a bearer token (a script, ADMIN_TOKEN), or an operator's session cookie from the page. */
 export type Caller = { token: string } | { cookie: string }
@@ -31,7 +32,7 @@ export async function ended(server: TestServer, caller: Caller, id: number): Pro
         status = (await (await adminGet(server, caller, `/imports/${id}`)).json()) as ImportStatus
         return status.status
       },
-      { timeout: 60_000, interval: 100 },
+      { timeout: OUTCOME_WAIT_MS, interval: 100 },
     )
     .not.toBe('running')
   return status as ImportStatus

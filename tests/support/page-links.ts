@@ -4,9 +4,10 @@
 import { firstRecipient, localMails } from './mailbox'
 import { hashToken } from '../../server/secrets'
 import type { TestServer } from './server'
+import { OUTCOME_WAIT_MS } from './waits'
 
 /** The page token of the mail to `email` (any letter case: mailers write domains in lower case), once that mail is written. */
-export async function pageTokenFor(mailDir: string, email: string, timeoutMs = 60_000): Promise<string> {
+export async function pageTokenFor(mailDir: string, email: string, timeoutMs = OUTCOME_WAIT_MS): Promise<string> {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
     // Read as a mail client reads it: quoted-printable lines may break a link anywhere.

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Env } from '../../server/config'
 import { staleBuild } from '../../scripts/ensure-build.mjs'
+import { OUTCOME_WAIT_MS } from './waits'
 
 export const MAIN = join(process.cwd(), 'dist', 'server', 'main.js')
 const CLI = join(process.cwd(), 'dist', 'server', 'operators', 'cli.js')
@@ -77,7 +78,7 @@ function launch(env: Env, nodeArgs: string[] = []) {
   return { child, exited, output: () => output }
 }
 
-export async function spawnServer(env: Env, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<ServerProcess> {
+export async function spawnServer(env: Env, timeoutMs = OUTCOME_WAIT_MS, nodeArgs: string[] = []): Promise<ServerProcess> {
   const { child, exited, output } = launch(env, nodeArgs)
   const url = await new Promise<string>((resolve, reject) => {
     // A server that never says it listens is stopped here: the test that gives up on it cannot.
@@ -126,7 +127,7 @@ export async function spawnServer(env: Env, timeoutMs = 60_000, nodeArgs: string
  * running (it took the configuration) is killed after `timeoutMs` and answers SIGKILL: the test
  * fails on its code, and leaves no server behind.
  */
-export async function runToExit(env: Env, timeoutMs = 60_000): Promise<{ code: number | NodeJS.Signals | null; output: string }> {
+export async function runToExit(env: Env, timeoutMs = OUTCOME_WAIT_MS): Promise<{ code: number | NodeJS.Signals | null; output: string }> {
   const { child, exited, output } = launch(env)
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
   const code = await exited

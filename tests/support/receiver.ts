@@ -2,6 +2,7 @@
 // standardwebhooks package, as a team's CRM or automation tool would, and keeps what it got.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { Webhook } from 'standardwebhooks'
+import { OUTCOME_WAIT_MS } from './waits'
 
 export interface Received {
   id: string
@@ -42,7 +43,7 @@ export async function startReceiver(secrets: string[] = [], port = 0): Promise<R
     secrets,
     answer: (next) => (respond = next),
     close: () => new Promise((resolve) => server.close(() => resolve())),
-    until: async (predicate, timeoutMs = 60_000) => {
+    until: async (predicate, timeoutMs = OUTCOME_WAIT_MS) => {
       const end = Date.now() + timeoutMs
       while (!predicate(receiver.received)) {
         if (Date.now() > end)

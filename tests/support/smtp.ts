@@ -6,6 +6,7 @@
 import { type ParsedMail, simpleParser } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 import { freePort } from './ports'
+import { OUTCOME_WAIT_MS } from './waits'
 
 export interface ReceivedMail {
   to: string
@@ -143,8 +144,8 @@ export async function startSmtp(options: { parse?: boolean } = {}): Promise<Test
     attempts,
     refuse,
     defer,
-    waitFor: (count, timeoutMs = 60_000) => waitUntil(() => received.length, count, 'mails', timeoutMs),
-    waitForRecipients: (count, timeoutMs = 60_000) =>
+    waitFor: (count, timeoutMs = OUTCOME_WAIT_MS) => waitUntil(() => received.length, count, 'mails', timeoutMs),
+    waitForRecipients: (count, timeoutMs = OUTCOME_WAIT_MS) =>
       waitUntil(() => new Set(received.map((mail) => mail.to)).size, count, 'recipients', timeoutMs),
     start: async () => {
       server = make()

@@ -8,6 +8,7 @@ import type { OperatorRole } from '../../contract/team'
 import { TEAM_TIMES } from '../../contract/team'
 import { localMails, recipients } from './mailbox'
 import type { TestServer } from './server'
+import { OUTCOME_WAIT_MS } from './waits'
 
 export interface TestOperator {
   id: number
@@ -197,7 +198,7 @@ export async function teamLinkFor(
   email: string,
   path: string,
   skip: ReadonlySet<string> = new Set(),
-  timeoutMs = 60_000,
+  timeoutMs = OUTCOME_WAIT_MS,
   /** The link is the path itself, with no token after it (a notice's link to a page). */
   bare = false,
 ): Promise<string> {
