@@ -107,6 +107,17 @@ export interface SessionInfo {
   locale: Locale
 }
 
+/** GET /admin/api/setup/<token>: the setup or invitation link behind a token. */
+export interface SetupLinkInfo {
+  purpose: 'setup' | 'invite'
+  /** The invitee's address; null on the first owner's link, where it is typed. */
+  email: string | null
+  role: OperatorRole
+  expires_at: string
+  /** The invitation's language, which its page speaks; null on the first owner's link (the browser's then). */
+  locale: Locale | null
+}
+
 /** GET /admin/api/operators */
 export interface OperatorSummary {
   id: number

@@ -4,7 +4,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { acceptedLanguages, DEFAULT_LOCALE, firstLocaleOf, type Locale, LOCALES } from '../../contract/locales.js'
-import { ROLE_PERMISSIONS, type SessionInfo, TEAM_TIMES } from '../../contract/team.js'
+import { ROLE_PERMISSIONS, type SessionInfo, type SetupLinkInfo, TEAM_TIMES } from '../../contract/team.js'
 import { HttpError, tooMany } from '../http/errors.js'
 import { hashToken, TOKEN_PATTERN } from '../secrets.js'
 import type { SignIn } from '../store/types.js'
@@ -25,6 +25,7 @@ import {
 import {
   authenticationOptions,
   newUserHandle,
+  passkeyName,
   registrationOptions,
   relyingParty,
   verifyAuthentication,
@@ -249,7 +250,15 @@ export async function sessionRoutes(app: FastifyInstance, { siteConfigured }: { 
   app.get('/setup/:token', { config: publicRoute, schema: { params: tokenParams } }, async (request) => {
     await refuseWhileLocked(app, [failureKeys.client(request)])
     const { link } = await linkOf(request)
-    return { purpose: link.purpose, email: link.email, role: link.role ?? 'owner', expires_at: link.expires_at }
+    const info: SetupLinkInfo = {
+      // (openLink took only these two purposes.)
+      purpose: link.purpose === 'setup' ? 'setup' : 'invite',
+      email: link.email,
+      role: link.role ?? 'owner',
+      expires_at: link.expires_at,
+      locale: link.locale,
+    }
+    return info
   })
 
   const setupBody = {
@@ -295,6 +304,8 @@ export async function sessionRoutes(app: FastifyInstance, { siteConfigured }: { 
     // The first owner comes in with a passkey: on a fresh machine a sign-in link would land in a
     // mailbox only an operator can open.
     else if (link.purpose === 'setup') throw new HttpError(400, 'passkey_required', 'The first owner signs in with a passkey: create one')
+    // An invitation's language; the first owner's browser's, among ours.
+    const locale = link.locale ?? firstLocaleOf(acceptedLanguages(request.headers['accept-language'])) ?? DEFAULT_LOCALE
     const info = await startSession(app, request, reply, {
       link: { tokenHash, purposes: ['setup', 'invite'] },
       operator: {
@@ -302,10 +313,9 @@ export async function sessionRoutes(app: FastifyInstance, { siteConfigured }: { 
         name: (body.name ?? '').trim(),
         role: link.role ?? 'owner',
         userHandle: registered?.userHandle ?? newUserHandle(),
-        // An invitation's language; the first owner's browser's, among ours.
-        locale: link.locale ?? firstLocaleOf(acceptedLanguages(request.headers['accept-language'])) ?? DEFAULT_LOCALE,
+        locale,
       },
-      ...(registered ? { newPasskey: { ...registered.passkey, name: body.passkeyName?.trim() || 'Passkey' } } : {}),
+      ...(registered ? { newPasskey: { ...registered.passkey, name: passkeyName(body.passkeyName, locale) } } : {}),
       audit: {
         action: 'invitation accepted',
         target: `link ${link.id}`,

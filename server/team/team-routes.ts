@@ -19,7 +19,7 @@ import { HttpError } from '../http/errors.js'
 import { hashToken, newToken } from '../secrets.js'
 import { isValidEmail } from '../waitlist/check-row.js'
 import { auditOf, callerOf, localeOf, operatorOf } from './auth.js'
-import { registrationOptions, relyingParty, verifyRegistration } from './webauthn.js'
+import { passkeyName, registrationOptions, relyingParty, verifyRegistration } from './webauthn.js'
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const
 const role = { type: 'string', enum: OPERATOR_ROLES } as const
@@ -224,7 +224,7 @@ export async function teamRoutes(app: FastifyInstance, { siteConfigured }: { sit
       const { passkey } = await verifyRegistration(app, relyingParty(app, request, siteConfigured), challengeId, response, {
         operatorId: operator.id,
       })
-      const named = name?.trim() || 'Passkey'
+      const named = passkeyName(name, operator.locale)
       await app.store.team.addPasskey(
         operator.id,
         { ...passkey, name: named },

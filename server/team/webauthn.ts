@@ -4,7 +4,9 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { randomBytes, randomUUID } from 'node:crypto'
+import type { Locale } from '../../contract/locales.js'
 import { TEAM_TIMES } from '../../contract/team.js'
+import { adminTranslator } from '../../locales/index.js'
 import { HttpError } from '../http/errors.js'
 import { lazily } from '../lazy.js'
 import type { PasskeyRecord } from '../store/types.js'
@@ -25,6 +27,10 @@ export function relyingParty(app: FastifyInstance, request: FastifyRequest, conf
 }
 
 /** A new operator's WebAuthn user handle: random, never derived from the address. */
+/** A new passkey's name: the operator's own, or, left empty, the word for a passkey in their language. */
+export const passkeyName = (typed: string | undefined, locale: Locale): string =>
+  typed?.trim() || adminTranslator(locale)('account.unnamedPasskey')
+
 export const newUserHandle = () => randomBytes(32).toString('base64url')
 
 const toBytes = (base64url: string) => new Uint8Array(Buffer.from(base64url, 'base64url'))

@@ -397,6 +397,14 @@ describe.each(STORES)('the team API on $kind', ({ kind, available }) => {
     },
   )
 
+  it.skipIf(!available)('answers a link with the language its page speaks: the invitation’s, or none on the first owner’s', async () => {
+    const invitation = await inviteToken(server, 'juliette@kennect.example', 'viewer', 'invite', 'fr')
+    const setup = await inviteToken(server, null, 'owner', 'setup')
+    const read = async (token: string) => (await fetch(`${server.url}/admin/api/setup/${token}`)).json()
+    expect(await read(invitation)).toMatchObject({ purpose: 'invite', email: 'juliette@kennect.example', role: 'viewer', locale: 'fr' })
+    expect(await read(setup)).toMatchObject({ purpose: 'setup', email: null, role: 'owner', locale: null })
+  })
+
   it.skipIf(!available)('revokes an invitation: owners only, its link stops opening at once, audited, once', async () => {
     const api = asOperator(server, owner)
     const mistyped = 'mistyped@kennect.exmaple'

@@ -3,7 +3,7 @@
 // Team, Breeds and Partners in Polish, with Polish plurals and dates and each breed by its Polish
 // name, while a German teammate sees German at the same time; each page loads its operator's
 // catalogue and no other; the language menu changes one operator's language alone; an invitation
-// goes out in the language chosen for it.
+// goes out in the language chosen for it, and the invitee's passkey, left unnamed, is named in it.
 import type { Page, Request } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { Locale } from '../../contract/locales'
@@ -15,7 +15,7 @@ import { firstRecipient, localMails } from '../support/mailbox'
 import { watchConsole } from '../support/page'
 import { profileOf } from '../support/profile'
 import { row } from '../support/rows'
-import { asOperator, joinTeam, signInContext } from '../support/team'
+import { asOperator, joinTeam, signInContext, teamLinkFor, withAuthenticator } from '../support/team'
 import { adminTranslator } from '../../locales/index'
 
 /** 22 confirmed breeders: 1 in Austria, 2 in Switzerland, 5 in France, 14 in Germany. */
@@ -174,24 +174,37 @@ describe.skipIf(!chromiumAvailable)('the back office in each operator’s langua
     }
   })
 
-  it('invites in the language chosen for the invitation', async () => {
+  it('invites in the language chosen for the invitation, and names the invitee’s unnamed passkey in it', async () => {
     const owner = await operatorIn('olga@kennect.example', 'owner', 'pl')
+    const inviteeContext = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })
     try {
       const { page, copy } = owner
       await page.goto(`${suite.server.url}/admin/team`)
-      await page.getByLabel(copy.team.inviteEmail).fill('italo@kennect.example')
-      // The inviter's language unless chosen: Polish, changed to Italian.
+      await page.getByLabel(copy.team.inviteEmail).fill('francoise@kennect.example')
+      // The inviter's language unless chosen: Polish, changed to French.
       const language = page.getByLabel(copy.team.inviteLanguage)
       expect(await language.inputValue()).toBe('pl')
-      await language.selectOption('it')
+      await language.selectOption('fr')
       await page.getByRole('button', { name: copy.team.sendInvite }).click()
-      await page.getByText(copy.team.invited('italo@kennect.example')).waitFor()
+      await page.getByText(copy.team.invited('francoise@kennect.example')).waitFor()
       let subject: string | undefined
       for (let i = 0; i < 200 && subject === undefined; i++) {
-        subject = (await localMails(suite.server.config.MAIL_DIR)).find((mail) => firstRecipient(mail) === 'italo@kennect.example')?.subject
+        subject = (await localMails(suite.server.config.MAIL_DIR)).find(
+          (mail) => firstRecipient(mail) === 'francoise@kennect.example',
+        )?.subject
         if (subject === undefined) await page.waitForTimeout(50)
       }
-      expect(subject).toBe(adminTranslator('it', { product: 'Kennect' })('mails.invite.subject'))
+      expect(subject).toBe(adminTranslator('fr', { product: 'Kennect' })('mails.invite.subject'))
+      // The invitee creates a passkey without naming it: it is named in her language, not in English.
+      const french = adminContentFor('fr')
+      const invitee = await withAuthenticator(inviteeContext)
+      await invitee.goto(await teamLinkFor(suite.server.config.MAIL_DIR, 'francoise@kennect.example', '/admin/setup'))
+      // Her page speaks the invitation's language, though her browser asks for English.
+      await invitee.getByRole('button', { name: french.setup.create }).click()
+      await open(invitee, french, french.nav.account)
+      const unnamed = adminTranslator('fr')('account.unnamedPasskey')
+      expect(unnamed).not.toBe(adminTranslator('en')('account.unnamedPasskey'))
+      await invitee.getByRole('rowheader', { name: unnamed, exact: true }).waitFor()
       // A refusal in the operator's language too: the address of someone on the team already.
       await page.getByLabel(copy.team.inviteEmail).fill(owner.operator.email)
       await page.getByRole('button', { name: copy.team.sendInvite }).click()
@@ -200,6 +213,7 @@ describe.skipIf(!chromiumAvailable)('the back office in each operator’s langua
       expect(await page.title()).toBe(adminTranslator('pl', { product: 'Kennect' })('pageTitle'))
     } finally {
       await owner.context.close()
+      await inviteeContext.close()
     }
   })
 })

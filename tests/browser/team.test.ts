@@ -6,7 +6,7 @@
 // the cookie is refused, and the audit log names who did each step. The page keeps no secret.
 // Over plain http at a LAN name (no secure context, so no passkeys), the setup page says so before
 // trying, and shows the ways in that work (issue 49, item 12).
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { adminContent as copy } from '../support/admin-words'
 import { announceSetup } from '../../server/team/setup-link'
@@ -15,30 +15,12 @@ import { useServerAndBrowser } from '../support/browser-suite'
 import { clickAndConfirm } from '../support/page'
 import { row } from '../support/rows'
 import { STORES } from '../support/stores'
-import { ageSessions, inviteToken, teamLinkFor } from '../support/team'
+import { ageSessions, inviteToken, teamLinkFor, withAuthenticator } from '../support/team'
 
 const OWNER = 'owner@kennect.example'
 const EDITOR = 'editor@kennect.example'
 const VIEWER = 'viewer@kennect.example'
 const VISITORS = ['ada@example.com', 'grace@example.com']
-
-/** A page with its own passkey store: Chromium's virtual authenticator (DevTools' WebAuthn domain). */
-async function withAuthenticator(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage()
-  const cdp = await context.newCDPSession(page)
-  await cdp.send('WebAuthn.enable')
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  })
-  return page
-}
 
 const nav = (page: Page) => page.getByRole('navigation', { name: copy.nav.label })
 const open = async (page: Page, view: string) => {

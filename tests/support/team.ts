@@ -2,7 +2,7 @@
 // and accepted through the API without a passkey, which answers with the session's cookie.
 import Database from 'better-sqlite3'
 import pg from 'pg'
-import type { BrowserContext } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import type { Locale } from '../../contract/locales'
 import type { OperatorRole } from '../../contract/team'
 import { TEAM_TIMES } from '../../contract/team'
@@ -88,6 +88,24 @@ export function asOperator(server: TestServer, operator: Pick<TestOperator, 'coo
       ...(write ? { body: JSON.stringify(init.body ?? {}) } : {}),
     })
   }
+}
+
+/** A page with its own passkey store: Chromium's virtual authenticator (DevTools' WebAuthn domain). */
+export async function withAuthenticator(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+  return page
 }
 
 /** Puts an operator's session into a browser context, as signing in there would. */

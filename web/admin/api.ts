@@ -25,6 +25,7 @@ import {
   type PasskeySummary,
   RECENT_SIGN_IN_REQUIRED,
   type SessionInfo,
+  type SetupLinkInfo,
   type TeamOverview,
   type TokenRole,
 } from '../../contract/team'
@@ -94,6 +95,9 @@ export const importErrorsUrl = (id: number): string => `${ADMIN_API_PREFIX}/impo
 /** The suppression list as CSV: a plain link downloads it, with the session's cookie. */
 export const suppressionsCsvUrl = `${ADMIN_API_PREFIX}/suppressions.csv`
 
+/** Each setup page's link, by its token (signInApi.setup). */
+const setupLinks = new Map<string, Promise<SetupLinkInfo>>()
+
 /** The calls before anyone is signed in: who is signed in, and the ways in. */
 export const signInApi = {
   session: async (): Promise<SessionInfo | null> => {
@@ -118,10 +122,20 @@ export const signInApi = {
     if (!answer.ok) throw await errorOf(answer)
     return answer.json()
   },
-  setup: async (token: string): Promise<{ purpose: 'setup' | 'invite'; email: string | null; role: OperatorRole; expires_at: string }> => {
-    const response = await request(`/setup/${encodeURIComponent(token)}`)
-    if (!response.ok) throw await errorOf(response)
-    return response.json()
+  /**
+   * The link behind a setup page's token, asked once a page: the page's start reads its language,
+   * the view its purpose, and a second ask would count a gone link's failure twice.
+   */
+  setup: (token: string): Promise<SetupLinkInfo> => {
+    let asked = setupLinks.get(token)
+    if (asked === undefined) {
+      asked = request(`/setup/${encodeURIComponent(token)}`).then(async (response) => {
+        if (!response.ok) throw await errorOf(response)
+        return (await response.json()) as SetupLinkInfo
+      })
+      setupLinks.set(token, asked)
+    }
+    return asked
   },
   setupOptions: async (token: string, who: { email?: string; name: string }): Promise<Ceremony<PublicKeyCredentialCreationOptionsJSON>> => {
     const response = await request(`/setup/${encodeURIComponent(token)}/options`, { method: 'POST', json: who })

@@ -1,4 +1,5 @@
 import { DEFAULT_LOCALE, firstLocaleOf } from '../../contract/locales'
+import { ADMIN_PAGE_PATH } from '../../contract/paths'
 import './admin.css'
 import { signInApi } from './api'
 import { site } from '../site'
@@ -12,9 +13,14 @@ if (!root) throw new Error('admin.html has no #admin element')
 // The page speaks its operator's language, else the browser's first of ours (before anyone signs
 // in): that one catalogue is loaded, then the app, whose views read their words at their modules'
 // top (docs/decisions/027-the-back-office-in-six-languages.md). Another language is another load.
-// This module holds no React: the app's chunk has it all, and nothing is split between the two.
-const session = await signInApi.session().catch(() => null)
-const locale = session?.locale ?? firstLocaleOf(navigator.languages) ?? DEFAULT_LOCALE
+// An invitation's page speaks the invitation's language, whoever opens it. This module holds no
+// React: the app's chunk has it all, and nothing is split between the two.
+const setupToken = new RegExp(`^${ADMIN_PAGE_PATH}/setup/([^/]+)$`).exec(window.location.pathname)?.[1]
+const [session, invitation] = await Promise.all([
+  signInApi.session().catch(() => null),
+  setupToken === undefined ? null : signInApi.setup(decodeURIComponent(setupToken)).catch(() => null),
+])
+const locale = invitation?.locale ?? session?.locale ?? firstLocaleOf(navigator.languages) ?? DEFAULT_LOCALE
 const words = wordsOf(await catalogueLoaders[locale](), locale)
 setAdminWords(words)
 document.documentElement.lang = locale
