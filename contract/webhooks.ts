@@ -47,6 +47,25 @@ export const WEBHOOK_FAILING_MS = 5 * 24 * 60 * 60_000
 /** The delivery log is kept this long. */
 export const WEBHOOK_LOG_KEPT_MS = 30 * 24 * 60 * 60_000
 
+/**
+ * Why the server disabled an endpoint, as a code the API answers and the store keeps: `gone`, it
+ * answered 410 Gone; `failing`, no delivery succeeded for WEBHOOK_FAILING_MS. The admin page, the
+ * owners' mail and the command line put it in words (locales/admin's `webhooks.disabledReasons`).
+ */
+export const WEBHOOK_DISABLED_REASONS = ['gone', 'failing'] as const
+export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number]
+
+/** A reason in words, by a translator of the admin catalogues (the page's or the server's, in an operator's language). */
+export function disabledReasonWords(t: (key: string, values?: { count: number }) => string, reason: WebhookDisabledReason): string {
+  return reason === 'gone'
+    ? t('webhooks.disabledReasons.gone')
+    : t('webhooks.disabledReasons.failing', { count: Math.round(WEBHOOK_FAILING_MS / (24 * 60 * 60_000)) })
+}
+
+/** A stored reason, or undefined for anything else. */
+export const isDisabledReason = (value: unknown): value is WebhookDisabledReason =>
+  (WEBHOOK_DISABLED_REASONS as readonly unknown[]).includes(value)
+
 /** GET /admin/api/webhooks: an endpoint, without its secret. */
 export interface WebhookEndpoint {
   id: number
@@ -55,8 +74,8 @@ export interface WebhookEndpoint {
   events: WebhookEvent[]
   enabled: boolean
   includeEmail: boolean
-  /** Why it was disabled by the server (a 410, or five days of failures), if it was. */
-  disabledReason: string | null
+  /** Why it was disabled by the server, if it was. */
+  disabledReason: WebhookDisabledReason | null
   failingSince: string | null
   createdAt: string
 }

@@ -2,6 +2,7 @@
 // link, an owner's notice of a disabled webhook. In the addressee's own language, from the back
 // office's catalogues (locales/admin/); the layout is templates.ts.
 import type { Locale } from '../../contract/locales.js'
+import { disabledReasonWords, isDisabledReason } from '../../contract/webhooks.js'
 import { adminTranslator } from '../../locales/index.js'
 import { layoutHtml, type RenderedMail } from './templates.js'
 
@@ -41,7 +42,13 @@ export function renderWebhookDisabledMail(product: string, locale: Locale, note:
   return operatorMail(
     'webhookDisabled',
     locale,
-    { product, url: String(note.url ?? ''), endpoint: String(note.endpoint ?? ''), reason: String(note.reason ?? '') },
+    {
+      product,
+      url: String(note.url ?? ''),
+      endpoint: String(note.endpoint ?? ''),
+      // The reason's code, in the owner's language.
+      reason: isDisabledReason(note.reason) ? disabledReasonWords(adminTranslator(locale), note.reason) : String(note.reason ?? ''),
+    },
     link,
   )
 }

@@ -10,6 +10,7 @@ import type { MailEventType, Suppression } from '../../contract/mail-events.js'
 import type { Profile, ProfileBreed } from '../../contract/visitor.js'
 import type { AuditAction, AuditItem, OperatorRole, TokenRole } from '../../contract/team.js'
 import type { AppProfile, Platform } from '../../contract/app.js'
+import type { WebhookDisabledReason } from '../../contract/webhooks.js'
 import type { HandOffTally } from '../../contract/growth.js'
 import type { ImportExisting, ImportMode, ImportReason, ImportStatus } from '../../contract/imports.js'
 import type { Role, Side } from '../../contract/visitor.js'
@@ -741,7 +742,7 @@ export interface WebhookEndpointRecord {
   secret: string
   previous_secret: string | null
   previous_until: string | null
-  disabled_reason: string | null
+  disabled_reason: WebhookDisabledReason | null
   failing_since: string | null
   created_at: string
   updated_at: string
@@ -790,7 +791,7 @@ export interface WebhookOutcome {
   durationMs: number
   at: string
   /** Disable the endpoint, for this reason (a 410, or five days of failures). */
-  disable: string | null
+  disable: WebhookDisabledReason | null
 }
 
 export interface WebhookStore {

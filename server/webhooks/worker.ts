@@ -8,7 +8,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { Webhook } from 'standardwebhooks'
-import { WEBHOOK_FAILING_MS, WEBHOOK_LOG_KEPT_MS, WEBHOOK_RETRY_MS } from '../../contract/webhooks.js'
+import { WEBHOOK_FAILING_MS, WEBHOOK_LOG_KEPT_MS, WEBHOOK_RETRY_MS, type WebhookDisabledReason } from '../../contract/webhooks.js'
 import { metersOf } from '../store/growth/launch.js'
 import type { ClaimedDelivery, WaitlistStore, WebhookOutcome } from '../store/types.js'
 import { checkedLookup, urlProblem } from './address.js'
@@ -35,7 +35,7 @@ export interface WebhookWorkerOptions {
   /** WEBHOOK_RETRY_SCALE */
   retryScale: number
   /** An endpoint was disabled: tell the owners (a mail through the outbox). */
-  onDisabled?: (endpointId: number, reason: string) => Promise<void>
+  onDisabled?: (endpointId: number, reason: WebhookDisabledReason) => Promise<void>
   pollMs?: number
   /** How often the states reached once are looked at. */
   watchMs?: number
@@ -152,10 +152,10 @@ export function outcomeOf(
   }
   if (answer.status !== null && answer.status >= 200 && answer.status < 300)
     return { ...base, state: 'delivered', nextAttemptAt: null, disable: null }
-  if (answer.status === 410) return { ...base, state: 'failed', nextAttemptAt: null, disable: 'The endpoint answered 410 Gone' }
+  if (answer.status === 410) return { ...base, state: 'failed', nextAttemptAt: null, disable: 'gone' }
   const failingSince = Date.parse(delivery.endpoint.failing_since ?? base.at)
   if (at.getTime() - failingSince >= WEBHOOK_FAILING_MS)
-    return { ...base, state: 'failed', nextAttemptAt: null, disable: 'No delivery succeeded for 5 days' }
+    return { ...base, state: 'failed', nextAttemptAt: null, disable: 'failing' }
   const scheduled = WEBHOOK_RETRY_MS[delivery.attempt - 1]
   if (scheduled === undefined) return { ...base, state: 'failed', nextAttemptAt: null, disable: null }
   const asked = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.retryAfter, at.getTime()) : null

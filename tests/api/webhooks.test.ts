@@ -4,11 +4,19 @@
 // afterwards under its first webhook-id; a 410 disables the endpoint; the old secret signs for a
 // day after a rotation; bad input is refused naming the field; private addresses are refused at
 // saving and never connected to.
+import Database from 'better-sqlite3'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { WEBHOOK_EVENTS, type WebhookAttempt, type WebhookEndpoint } from '../../contract/webhooks'
+import { migrationsDir } from '../../server/paths'
+import { createTestSchema } from '../support/postgres'
+import { disabledReasonWords, WEBHOOK_EVENTS, type WebhookAttempt, type WebhookEndpoint } from '../../contract/webhooks'
+import { adminTranslator } from '../../locales/index'
+import { localMails, recipients } from '../support/mailbox'
 import { confirmOnPage, joinWithLink } from '../support/page-links'
 import { startReceiver, type Receiver } from '../support/receiver'
-import { startServer, type TestServer } from '../support/server'
+import { startServer, tempSqlitePath, type TestServer } from '../support/server'
 import { STORES, type StoreKind } from '../support/stores'
 import { joinTeam, runSql, sameSql, teamLinkFor } from '../support/team'
 import { imported } from '../support/imports'
@@ -211,53 +219,69 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
     },
   )
 
-  it.skipIf(!available)('disables an endpoint that answers 410, and honours Retry-After', async () => {
-    const gone = await endpoint({ events: ['signup.created'] })
-    receiver.answer(() => ({ status: 410 }))
-    await fetch(`${server.url}/rest/v1/waitlist`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'gone@example.com' }),
-    })
-    for (let i = 0; i < 100 && (await server.app.store.webhooks.endpoint(gone.id))?.enabled; i++)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    const after = (await (await admin(server)('/webhooks')).json()) as WebhookEndpoint[]
-    expect(after.find((e) => e.id === gone.id)).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone' })
-    // The owners are told by mail (through the outbox: here, the local mailbox).
-    const notice = await teamLinkFor(server.config.MAIL_DIR, 'owner@kennect.example', '/admin/webhooks', new Set(), undefined, true)
-    expect(notice).toBe(`${server.app.siteUrl()}/admin/webhooks`)
-    const connections = receiver.connections
-    await fetch(`${server.url}/rest/v1/waitlist`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'gone2@example.com' }),
-    })
-    await new Promise((resolve) => setTimeout(resolve, 1500))
-    expect(receiver.connections).toBe(connections)
+  it.skipIf(!available)(
+    'disables an endpoint that answers 410, tells its Polish owner why in Polish, and honours Retry-After',
+    async () => {
+      // The owner reads Polish: the mail says why in Polish, the API by a code.
+      const owner = await server.app.store.team.operatorByEmail('owner@kennect.example')
+      await server.app.store.team.setOperatorLocale(owner?.id ?? 0, 'pl')
+      const gone = await endpoint({ events: ['signup.created'] })
+      receiver.answer(() => ({ status: 410 }))
+      await fetch(`${server.url}/rest/v1/waitlist`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'gone@example.com' }),
+      })
+      for (let i = 0; i < 100 && (await server.app.store.webhooks.endpoint(gone.id))?.enabled; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      const after = (await (await admin(server)('/webhooks')).json()) as WebhookEndpoint[]
+      expect(after.find((e) => e.id === gone.id)).toMatchObject({ enabled: false, disabledReason: 'gone' })
+      // The owners are told by mail (through the outbox: here, the local mailbox).
+      const notice = await teamLinkFor(server.config.MAIL_DIR, 'owner@kennect.example', '/admin/webhooks', new Set(), undefined, true)
+      expect(notice).toBe(`${server.app.siteUrl()}/admin/webhooks`)
+      const mail = (await localMails(server.config.MAIL_DIR)).find(
+        (m) => recipients(m).includes('owner@kennect.example') && m.text?.includes(gone.url),
+      )
+      const polish = adminTranslator('pl', {
+        url: gone.url,
+        endpoint: String(gone.id),
+        reason: disabledReasonWords(adminTranslator('pl'), 'gone'),
+      })
+      expect(mail?.text).toContain(polish.list('mails.webhookDisabled.paragraphs')[0])
+      expect(mail?.text).toContain('punkt końcowy odpowiedział 410 Gone')
+      const connections = receiver.connections
+      await fetch(`${server.url}/rest/v1/waitlist`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'gone2@example.com' }),
+      })
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      expect(receiver.connections).toBe(connections)
 
-    const busy = await endpoint({ events: ['signup.created'] })
-    receiver.answer((n) => (n === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 204 }))
-    const started = Date.now()
-    await fetch(`${server.url}/rest/v1/waitlist`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'busy@example.com' }),
-    })
-    await receiver.until((got) => got.length === 1)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2000) // not the 100 ms the scaled schedule says
-    // The receiver has the request before the worker writes down its answer: wait for the record.
-    const attempts = async () =>
-      ((await (await admin(server)(`/webhooks/${busy.id}/deliveries`)).json()) as { items: WebhookAttempt[] }).items
-    let log = await attempts()
-    for (let i = 0; i < 100 && log.length < 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      log = await attempts()
-    }
-    expect(log.map((a) => [a.attempt, a.status])).toEqual([
-      [2, 204],
-      [1, 503],
-    ])
-  })
+      const busy = await endpoint({ events: ['signup.created'] })
+      receiver.answer((n) => (n === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 204 }))
+      const started = Date.now()
+      await fetch(`${server.url}/rest/v1/waitlist`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'busy@example.com' }),
+      })
+      await receiver.until((got) => got.length === 1)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2000) // not the 100 ms the scaled schedule says
+      // The receiver has the request before the worker writes down its answer: wait for the record.
+      const attempts = async () =>
+        ((await (await admin(server)(`/webhooks/${busy.id}/deliveries`)).json()) as { items: WebhookAttempt[] }).items
+      let log = await attempts()
+      for (let i = 0; i < 100 && log.length < 2; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        log = await attempts()
+      }
+      expect(log.map((a) => [a.attempt, a.status])).toEqual([
+        [2, 204],
+        [1, 503],
+      ])
+    },
+  )
 
   it.skipIf(!available)(
     'signs with both secrets for a day after a rotation, sends a test event on asking (rate-limited), and resends',
@@ -449,5 +473,80 @@ describe('a receiver down for three retries', () => {
         : [],
     )
     expect(failures).toEqual([])
+  })
+})
+
+/** The migrations before 021, applied to a fresh database of the kind. */
+const BEFORE_REASON_CODES = (kind: StoreKind) =>
+  readdirSync(migrationsDir(kind))
+    .filter((file) => file.endsWith('.sql') && file < '021')
+    .sort()
+
+describe.each(STORES)('the disabled reasons migration on $kind', ({ kind, available }) => {
+  it.skipIf(!available)('turns the English reasons kept before into codes, on the endpoints and in the owners’ waiting mails', async () => {
+    const reasons = ['The endpoint answered 410 Gone', 'No delivery succeeded for 5 days']
+    let env: Record<string, string>
+    let cleanup: () => Promise<void>
+    if (kind === 'sqlite') {
+      const file = tempSqlitePath()
+      const db = new Database(file.path)
+      db.exec('CREATE TABLE schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)')
+      for (const version of BEFORE_REASON_CODES(kind)) {
+        db.exec(readFileSync(join(migrationsDir(kind), version), 'utf8'))
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(version, new Date().toISOString())
+      }
+      db.prepare("INSERT INTO operators (email, role, user_handle, created_at) VALUES ('o@kennect.example', 'owner', 'h', ?)").run(
+        new Date().toISOString(),
+      )
+      for (const [i, reason] of reasons.entries()) {
+        db.prepare(
+          `INSERT INTO webhook_endpoints (url, events, enabled, secret, disabled_reason) VALUES (?, '["signup.created"]', 0, 'whsec_x', ?)`,
+        ).run(`https://hooks.example/${i}`, reason)
+        db.prepare(
+          "INSERT INTO outbox (operator_id, kind, message_key, note) VALUES (1, 'webhook-disabled', ?, json_object('endpoint', ?, 'url', ?, 'reason', ?))",
+        ).run(`key-${i}`, i + 1, `https://hooks.example/${i}`, reason)
+      }
+      db.close()
+      env = { SQLITE_PATH: file.path }
+      cleanup = async () => file.cleanup()
+    } else {
+      const schema = await createTestSchema()
+      const client = new pg.Client({ connectionString: schema.url })
+      await client.connect()
+      await client.query('CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())')
+      for (const version of BEFORE_REASON_CODES(kind)) {
+        await client.query(readFileSync(join(migrationsDir(kind), version), 'utf8'))
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version])
+      }
+      const operator = await client.query<{ id: number }>(
+        "INSERT INTO operators (email, role, user_handle) VALUES ('o@kennect.example', 'owner', 'h') RETURNING id",
+      )
+      for (const [i, reason] of reasons.entries()) {
+        await client.query(
+          `INSERT INTO webhook_endpoints (url, events, enabled, secret, disabled_reason) VALUES ($1, '["signup.created"]', false, 'whsec_x', $2)`,
+          [`https://hooks.example/${i}`, reason],
+        )
+        await client.query(
+          "INSERT INTO outbox (operator_id, kind, message_key, note) VALUES ($1, 'webhook-disabled', gen_random_uuid(), jsonb_build_object('endpoint', $2::int, 'url', $3::text, 'reason', $4::text))",
+          [operator.rows[0]?.id, i + 1, `https://hooks.example/${i}`, reason],
+        )
+      }
+      await client.end()
+      env = { DATABASE_URL: schema.url }
+      cleanup = schema.cleanup
+    }
+    const server = await startServer({ ...env, ...SERVER_ENV, MAIL_RATE_PER_SECOND: '0' }, kind)
+    try {
+      const endpoints = (await (await admin(server)('/webhooks')).json()) as WebhookEndpoint[]
+      expect(endpoints.map((e) => [e.url, e.disabledReason]).sort()).toEqual([
+        ['https://hooks.example/0', 'gone'],
+        ['https://hooks.example/1', 'failing'],
+      ])
+      const notes = await runSql(server, sameSql("SELECT note FROM outbox WHERE kind = 'webhook-disabled' ORDER BY id"))
+      expect(notes.map((row) => (typeof row.note === 'string' ? JSON.parse(row.note) : row.note).reason)).toEqual(['gone', 'failing'])
+    } finally {
+      await server.close()
+      await cleanup()
+    }
   })
 })

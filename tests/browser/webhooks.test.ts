@@ -1,6 +1,7 @@
 // Webhooks on the admin page, as an owner sets one up: the endpoint added with its events, the
 // secret shown once and verifying what the receiver gets, a test event, the delivery log, a
-// failed delivery sent again, and the view passing axe at 390 px.
+// failed delivery sent again, an endpoint answering 410 disabled with its reason in words, and the
+// view passing axe at 390 px.
 import { afterEach, describe, expect, it } from 'vitest'
 import { adminContent } from '../support/admin-words'
 import { axeOn } from '../support/axe'
@@ -64,6 +65,17 @@ describe.skipIf(!chromiumAvailable)('webhooks on the admin page', () => {
     await receiver.until((got) => got.filter((r) => r.type === 'signup.created').length === 2)
     const [first, again] = receiver.received.filter((r) => r.type === 'signup.created')
     expect(again?.id).toBe(first?.id) // the same webhook-id
+    // An endpoint that answers 410 Gone is disabled, and the view says why in words, not a code.
+    receiver.answer(() => ({ status: 410 }))
+    await fetch(`${suite.server.url}/rest/v1/waitlist`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'gone@example.com' }),
+    })
+    await expect.poll(async () => (await suite.server.app.store.webhooks.endpoint(made?.id ?? 0))?.enabled).toBe(false)
+    await page.reload()
+    await page.getByText(`${copy.disabled} · ${copy.disabledReason('gone')}`, { exact: true }).waitFor()
+    expect(copy.disabledReason('gone')).toBe('the endpoint answered 410 Gone')
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     const results = await axeOn(page).analyze()
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])

@@ -13,6 +13,7 @@ import type { MailEventType, SuppressionReason } from '../../contract/mail-event
 import type { DeliveryFigures, QueueFigures } from '../../contract/mail-figures'
 import { SEGMENT_FIELDS, type SegmentFieldName, type TristateAnswer } from '../../contract/segment'
 import type { AuditAction, OperatorRole, TokenRole } from '../../contract/team'
+import { disabledReasonWords, type WebhookDisabledReason } from '../../contract/webhooks'
 import type { Role } from '../../contract/visitor'
 import type { Words } from './words'
 
@@ -92,6 +93,7 @@ export function adminContentIn(words: Words) {
       logCaption: (url: string) => t('webhooks.logCaption', { url }),
       resendLabel: (event: string, at: string) => t('webhooks.resendLabel', { event, at }),
       resent: (n: number) => t('webhooks.resent', { count: n }),
+      disabledReason: (reason: WebhookDisabledReason) => disabledReasonWords(t, reason),
     },
     audit: { ...c.audit, actions, action: (action: string) => (actions as Record<string, string>)[action] ?? action },
     account: {

@@ -167,7 +167,7 @@ export function WebhooksView() {
                 endpoint.enabled ? copy.enabled : copy.disabled,
                 endpoint.includeEmail ? copy.withEmail : '',
                 endpoint.description,
-                endpoint.disabledReason ?? '',
+                endpoint.disabledReason ? copy.disabledReason(endpoint.disabledReason) : '',
               ]
                 .filter(Boolean)
                 .join(' · ')}
