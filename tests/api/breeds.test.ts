@@ -3,21 +3,16 @@
 // the names the catalogue missed and an editor's mapping of them, the breed × country meters and
 // their targets, /api/launch's breeds (public figures, docs/public-figures.md), segments by breed,
 // side and readiness, and the migration of earlier free-text breeds.
-import Database from 'better-sqlite3'
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BreedMetersAnswer, BreedTargets, UnmatchedAnswer } from '../../contract/breed-meters'
 import type { Segments } from '../../contract/campaigns'
 import type { Funnel, LaunchAnswer } from '../../contract/growth'
 import type { Partner, PartnerDetail } from '../../contract/partners'
-import { migrationsDir } from '../../server/paths'
 import { confirmOnPage, joinWithLink } from '../support/page-links'
-import { createTestSchema } from '../support/postgres'
+import { earlierDatabase } from '../support/earlier-schema'
 import { profileOf, type TestProfile } from '../support/profile'
 import { row } from '../support/rows'
-import { startServer, tempSqlitePath, type TestServer } from '../support/server'
+import { startServer, type TestServer } from '../support/server'
 import { STORES } from '../support/stores'
 import { asOperator, joinTeam, runSql, sameSql } from '../support/team'
 import { figureKey } from '../../server/growth/public-figures'
@@ -515,53 +510,23 @@ describe.each(STORES)('breeds on $kind', ({ kind, available }) => {
   })
 })
 
-/** The migrations before the breeds, applied to a fresh database of the kind, with two free-text profiles. */
-const EARLIER = readdirSync(migrationsDir('sqlite'))
-  .filter((file) => file.endsWith('.sql') && file < '010')
-  .sort()
-
 describe.each(STORES)('the breeds migration on $kind', ({ kind, available }) => {
   it.skipIf(!available)('copies earlier free-text breeds into rows of their own, read by the catalogue at start', async () => {
     const rows = [
       ['old-1@example.com', ['Deutscher Schäferhund', 'Our own cross']],
       ['old-2@example.com', ['frenchie']],
     ] as const
-    let env: Record<string, string>
-    let cleanup: () => Promise<void>
-    if (kind === 'sqlite') {
-      const file = tempSqlitePath()
-      const db = new Database(file.path)
-      db.exec('CREATE TABLE schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)')
-      for (const version of EARLIER) {
-        db.exec(readFileSync(join(migrationsDir('sqlite'), version), 'utf8'))
-        db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(version, new Date().toISOString())
-      }
+    // The migrations before the breeds, with two free-text profiles.
+    const { env, cleanup } = await earlierDatabase(kind, '010', async (query) => {
       for (const [email, breeds] of rows)
-        db.prepare('INSERT INTO waitlist (email, breeds, confirmed_at) VALUES (?, ?, ?)').run(
-          email,
-          JSON.stringify(breeds),
-          new Date().toISOString(),
-        )
-      db.close()
-      env = { SQLITE_PATH: file.path }
-      cleanup = async () => file.cleanup()
-    } else {
-      const schema = await createTestSchema()
-      const client = new pg.Client({ connectionString: schema.url })
-      await client.connect()
-      await client.query('CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())')
-      for (const version of readdirSync(migrationsDir('postgres'))
-        .filter((f) => f.endsWith('.sql') && f < '010')
-        .sort()) {
-        await client.query(readFileSync(join(migrationsDir('postgres'), version), 'utf8'))
-        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version])
-      }
-      for (const [email, breeds] of rows)
-        await client.query('INSERT INTO waitlist (email, breeds, confirmed_at) VALUES ($1, $2, now())', [email, breeds])
-      await client.end()
-      env = { DATABASE_URL: schema.url }
-      cleanup = schema.cleanup
-    }
+        if (kind === 'sqlite')
+          await query('INSERT INTO waitlist (email, breeds, confirmed_at) VALUES (?, ?, ?)', [
+            email,
+            JSON.stringify(breeds),
+            new Date().toISOString(),
+          ])
+        else await query('INSERT INTO waitlist (email, breeds, confirmed_at) VALUES ($1, $2, now())', [email, breeds])
+    })
     const server = await startServer({ ...env, ADMIN_TOKEN }, kind)
     try {
       const stored = await runSql(server, sameSql('SELECT name, name_key, breed, position FROM signup_breeds ORDER BY signup_id, position'))

@@ -4,19 +4,15 @@
 // afterwards under its first webhook-id; a 410 disables the endpoint; the old secret signs for a
 // day after a rotation; bad input is refused naming the field; private addresses are refused at
 // saving and never connected to.
-import Database from 'better-sqlite3'
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import pg from 'pg'
+import { randomUUID } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { migrationsDir } from '../../server/paths'
-import { createTestSchema } from '../support/postgres'
+import { earlierDatabase } from '../support/earlier-schema'
 import { disabledReasonWords, WEBHOOK_EVENTS, type WebhookAttempt, type WebhookEndpoint } from '../../contract/webhooks'
 import { adminTranslator } from '../../locales/index'
 import { localMails, recipients } from '../support/mailbox'
 import { confirmOnPage, joinWithLink } from '../support/page-links'
 import { startReceiver, type Receiver } from '../support/receiver'
-import { startServer, tempSqlitePath, type TestServer } from '../support/server'
+import { startServer, type TestServer } from '../support/server'
 import { STORES, type StoreKind } from '../support/stores'
 import { joinTeam, runSql, sameSql, teamLinkFor } from '../support/team'
 import { imported } from '../support/imports'
@@ -476,65 +472,35 @@ describe('a receiver down for three retries', () => {
   })
 })
 
-/** The migrations before 021, applied to a fresh database of the kind. */
-const BEFORE_REASON_CODES = (kind: StoreKind) =>
-  readdirSync(migrationsDir(kind))
-    .filter((file) => file.endsWith('.sql') && file < '021')
-    .sort()
-
 describe.each(STORES)('the disabled reasons migration on $kind', ({ kind, available }) => {
   it.skipIf(!available)('turns the English reasons kept before into codes, on the endpoints and in the owners’ waiting mails', async () => {
     const reasons = ['The endpoint answered 410 Gone', 'No delivery succeeded for 5 days']
-    let env: Record<string, string>
-    let cleanup: () => Promise<void>
-    if (kind === 'sqlite') {
-      const file = tempSqlitePath()
-      const db = new Database(file.path)
-      db.exec('CREATE TABLE schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)')
-      for (const version of BEFORE_REASON_CODES(kind)) {
-        db.exec(readFileSync(join(migrationsDir(kind), version), 'utf8'))
-        db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(version, new Date().toISOString())
-      }
-      db.prepare("INSERT INTO operators (email, role, user_handle, created_at) VALUES ('o@kennect.example', 'owner', 'h', ?)").run(
-        new Date().toISOString(),
+    // The migrations before 021, with an owner, two endpoints the server disabled, and a mail to the owner about each.
+    const { env, cleanup } = await earlierDatabase(kind, '021', async (query) => {
+      const $ = (n: number) => (kind === 'sqlite' ? '?' : `$${n}`)
+      const [owner] = await query(
+        `INSERT INTO operators (email, role, user_handle, created_at) VALUES ('o@kennect.example', 'owner', 'h', ${$(1)}) RETURNING id`,
+        [new Date().toISOString()],
       )
       for (const [i, reason] of reasons.entries()) {
-        db.prepare(
-          `INSERT INTO webhook_endpoints (url, events, enabled, secret, disabled_reason) VALUES (?, '["signup.created"]', 0, 'whsec_x', ?)`,
-        ).run(`https://hooks.example/${i}`, reason)
-        db.prepare(
-          "INSERT INTO outbox (operator_id, kind, message_key, note) VALUES (1, 'webhook-disabled', ?, json_object('endpoint', ?, 'url', ?, 'reason', ?))",
-        ).run(`key-${i}`, i + 1, `https://hooks.example/${i}`, reason)
-      }
-      db.close()
-      env = { SQLITE_PATH: file.path }
-      cleanup = async () => file.cleanup()
-    } else {
-      const schema = await createTestSchema()
-      const client = new pg.Client({ connectionString: schema.url })
-      await client.connect()
-      await client.query('CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())')
-      for (const version of BEFORE_REASON_CODES(kind)) {
-        await client.query(readFileSync(join(migrationsDir(kind), version), 'utf8'))
-        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version])
-      }
-      const operator = await client.query<{ id: number }>(
-        "INSERT INTO operators (email, role, user_handle) VALUES ('o@kennect.example', 'owner', 'h') RETURNING id",
-      )
-      for (const [i, reason] of reasons.entries()) {
-        await client.query(
-          `INSERT INTO webhook_endpoints (url, events, enabled, secret, disabled_reason) VALUES ($1, '["signup.created"]', false, 'whsec_x', $2)`,
-          [`https://hooks.example/${i}`, reason],
+        const url = `https://hooks.example/${i}`
+        await query(
+          `INSERT INTO webhook_endpoints (url, events, enabled, secret, disabled_reason) VALUES (${$(1)}, '["signup.created"]', ${kind === 'sqlite' ? 0 : false}, 'whsec_x', ${$(2)})`,
+          [url, reason],
         )
-        await client.query(
-          "INSERT INTO outbox (operator_id, kind, message_key, note) VALUES ($1, 'webhook-disabled', gen_random_uuid(), jsonb_build_object('endpoint', $2::int, 'url', $3::text, 'reason', $4::text))",
-          [operator.rows[0]?.id, i + 1, `https://hooks.example/${i}`, reason],
-        )
+        // (The values in the order of their places: SQLite's `?` are counted, not numbered.)
+        const note =
+          kind === 'sqlite'
+            ? `json_object('url', ${$(3)}, 'reason', ${$(4)})`
+            : `jsonb_build_object('url', ${$(3)}::text, 'reason', ${$(4)}::text)`
+        await query(`INSERT INTO outbox (operator_id, message_key, note, kind) VALUES (${$(1)}, ${$(2)}, ${note}, 'webhook-disabled')`, [
+          owner?.id,
+          kind === 'sqlite' ? `key-${i}` : randomUUID(),
+          url,
+          reason,
+        ])
       }
-      await client.end()
-      env = { DATABASE_URL: schema.url }
-      cleanup = schema.cleanup
-    }
+    })
     const server = await startServer({ ...env, ...SERVER_ENV, MAIL_RATE_PER_SECOND: '0' }, kind)
     try {
       const endpoints = (await (await admin(server)('/webhooks')).json()) as WebhookEndpoint[]
