@@ -203,7 +203,7 @@ async function seedSqlite(path: string, n: number, log: (line: string) => void) 
       'webhook deliveries',
       // Disabled: the bench's own sign-ups make no deliveries to an address outside this machine.
       `INSERT INTO webhook_endpoints (id, url, description, events, enabled, include_email, secret, disabled_reason) VALUES
-       (1, 'https://hooks.example/kennect', 'CRM', '["signup.created","signup.confirmed"]', 0, 0, 'whsec_${'A'.repeat(32)}', 'bench');
+       (1, 'https://hooks.example/kennect', 'CRM', '["signup.created","signup.confirmed"]', 0, 0, 'whsec_${'A'.repeat(32)}', 'gone');
      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
      INSERT INTO webhook_events (id, message_id, type, signup_id, data, created_at)
        SELECT i, 'msg_bench_' || i, 'signup.created', i, '{"id":' || i || '}', ${iso(`${now} - (20000 - i) * 60000`)} FROM n;
@@ -333,7 +333,7 @@ async function seedPostgres(url: string, n: number, log: (line: string) => void)
     await step(
       'webhook deliveries',
       `INSERT INTO webhook_endpoints (id, url, description, events, enabled, include_email, secret, disabled_reason) OVERRIDING SYSTEM VALUE VALUES
-       (1, 'https://hooks.example/kennect', 'CRM', '["signup.created","signup.confirmed"]', false, false, 'whsec_${'A'.repeat(32)}', 'bench');
+       (1, 'https://hooks.example/kennect', 'CRM', '["signup.created","signup.confirmed"]', false, false, 'whsec_${'A'.repeat(32)}', 'gone');
      INSERT INTO webhook_events (id, message_id, type, signup_id, data, created_at) OVERRIDING SYSTEM VALUE
        SELECT i, 'msg_bench_' || i, 'signup.created', i, jsonb_build_object('id', i), now() - (20000 - i) * interval '1 minute'
        FROM generate_series(1, 20000) AS i;

@@ -57,12 +57,17 @@ export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number]
 
 /** A reason in words, by a translator of the admin catalogues (the page's or the server's, in an operator's language). */
 export function disabledReasonWords(t: (key: string, values?: { count: number }) => string, reason: WebhookDisabledReason): string {
-  return reason === 'gone'
-    ? t('webhooks.disabledReasons.gone')
-    : t('webhooks.disabledReasons.failing', { count: Math.round(WEBHOOK_FAILING_MS / (24 * 60 * 60_000)) })
+  switch (reason) {
+    case 'gone':
+      return t('webhooks.disabledReasons.gone')
+    case 'failing':
+      return t('webhooks.disabledReasons.failing', { count: Math.round(WEBHOOK_FAILING_MS / (24 * 60 * 60_000)) })
+    default:
+      return reason satisfies never
+  }
 }
 
-/** A stored reason, or undefined for anything else. */
+/** Whether a stored value is one of the reasons (a row written by anything else shows none). */
 export const isDisabledReason = (value: unknown): value is WebhookDisabledReason =>
   (WEBHOOK_DISABLED_REASONS as readonly unknown[]).includes(value)
 

@@ -1,7 +1,7 @@
 -- Why the server disabled a webhook endpoint is kept as a code (contract/webhooks.ts,
 -- WEBHOOK_DISABLED_REASONS), which the admin page, the owners' mail and the command line put in
 -- the reader's language: the English sentence kept before read as English inside a translated
--- mail. Both the endpoints' reasons and the owners' mails still waiting in the outbox change.
+-- mail. Both the endpoints' reasons and the owners' mails about them in the outbox change.
 UPDATE webhook_endpoints
    SET disabled_reason = CASE WHEN disabled_reason = 'The endpoint answered 410 Gone' THEN 'gone' ELSE 'failing' END
  WHERE disabled_reason IS NOT NULL AND disabled_reason NOT IN ('gone', 'failing');

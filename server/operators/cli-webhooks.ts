@@ -1,6 +1,7 @@
 // The command line's webhooks (docs/decisions/018-webhooks.md): list the endpoints, add one (its
 // secret printed once), queue a test event (the running server delivers it), and read an
 // endpoint's delivery log. Changes are in the audit log as the command line's.
+import { DEFAULT_LOCALE } from '../../contract/locales.js'
 import { disabledReasonWords } from '../../contract/webhooks.js'
 import { adminTranslator } from '../../locales/index.js'
 import type { Config } from '../config.js'
@@ -33,7 +34,7 @@ export async function runWebhooks(
       if (endpoints.length === 0) out('no webhook endpoint yet: webhooks add URL --event signup.created\n')
       for (const e of endpoints)
         out(
-          `${String(e.id).padStart(4)}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  ${e.events.join(',')}${e.includeEmail ? '  (with addresses)' : ''}${e.disabledReason ? `  (${disabledReasonWords(adminTranslator('en'), e.disabledReason)})` : ''}\n`,
+          `${String(e.id).padStart(4)}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  ${e.events.join(',')}${e.includeEmail ? '  (with addresses)' : ''}${e.disabledReason ? `  (${disabledReasonWords(adminTranslator(DEFAULT_LOCALE), e.disabledReason)})` : ''}\n`,
         )
       return 0
     }

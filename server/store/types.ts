@@ -742,7 +742,8 @@ export interface WebhookEndpointRecord {
   secret: string
   previous_secret: string | null
   previous_until: string | null
-  disabled_reason: WebhookDisabledReason | null
+  /** A WebhookDisabledReason as the worker writes it; read through isDisabledReason. */
+  disabled_reason: string | null
   failing_since: string | null
   created_at: string
   updated_at: string

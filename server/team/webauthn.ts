@@ -26,11 +26,11 @@ export function relyingParty(app: FastifyInstance, request: FastifyRequest, conf
   return { origin, id: new URL(origin).hostname }
 }
 
-/** A new operator's WebAuthn user handle: random, never derived from the address. */
 /** A new passkey's name: the operator's own, or, left empty, the word for a passkey in their language. */
 export const passkeyName = (typed: string | undefined, locale: Locale): string =>
   typed?.trim() || adminTranslator(locale)('account.unnamedPasskey')
 
+/** A new operator's WebAuthn user handle: random, never derived from the address. */
 export const newUserHandle = () => randomBytes(32).toString('base64url')
 
 const toBytes = (base64url: string) => new Uint8Array(Buffer.from(base64url, 'base64url'))

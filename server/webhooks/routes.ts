@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import { randomBytes } from 'node:crypto'
 import {
+  isDisabledReason,
   isWebhookEvent,
   WEBHOOK_EVENTS,
   WEBHOOK_OLD_SECRET_MS,
@@ -27,7 +28,8 @@ export const endpointOf = (row: WebhookEndpointRecord): WebhookEndpoint => ({
   events: row.events.filter(isWebhookEvent),
   enabled: row.enabled,
   includeEmail: row.include_email,
-  disabledReason: row.disabled_reason,
+  // A code, or nothing for a value no version of the worker writes.
+  disabledReason: isDisabledReason(row.disabled_reason) ? row.disabled_reason : null,
   failingSince: row.failing_since,
   createdAt: row.created_at,
 })

@@ -65,6 +65,9 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
   afterEach(async () => {
     for (const r of receivers.splice(0)) await r.close().catch(() => undefined)
     if (!available) return
+    // The owner reads English again (a test may have made them Polish).
+    const owner = await server.app.store.team.operatorByEmail('owner@kennect.example')
+    if (owner) await server.app.store.team.setOperatorLocale(owner.id, 'en')
     // Each test's endpoints go with it.
     for (const endpoint of (await (await admin(server)('/webhooks')).json()) as WebhookEndpoint[])
       await admin(server)(`/webhooks/${endpoint.id}`, { method: 'DELETE' })
@@ -220,7 +223,8 @@ describe.each(STORES)('webhooks on $kind', ({ kind, available }) => {
     async () => {
       // The owner reads Polish: the mail says why in Polish, the API by a code.
       const owner = await server.app.store.team.operatorByEmail('owner@kennect.example')
-      await server.app.store.team.setOperatorLocale(owner?.id ?? 0, 'pl')
+      expect(owner).toBeDefined()
+      expect(await server.app.store.team.setOperatorLocale(owner?.id ?? 0, 'pl')).toBe(true)
       const gone = await endpoint({ events: ['signup.created'] })
       receiver.answer(() => ({ status: 410 }))
       await fetch(`${server.url}/rest/v1/waitlist`, {

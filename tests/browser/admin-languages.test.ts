@@ -176,7 +176,8 @@ describe.skipIf(!chromiumAvailable)('the back office in each operator’s langua
 
   it('invites in the language chosen for the invitation, and names the invitee’s unnamed passkey in it', async () => {
     const owner = await operatorIn('olga@kennect.example', 'owner', 'pl')
-    const inviteeContext = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })
+    // Her browser asks for English, whatever the machine's default.
+    const inviteeContext = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
     try {
       const { page, copy } = owner
       await page.goto(`${suite.server.url}/admin/team`)
@@ -198,9 +199,15 @@ describe.skipIf(!chromiumAvailable)('the back office in each operator’s langua
       // The invitee creates a passkey without naming it: it is named in her language, not in English.
       const french = adminContentFor('fr')
       const invitee = await withAuthenticator(inviteeContext)
+      const linkAsks: string[] = []
+      invitee.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/admin/api/setup/') && request.method() === 'GET') linkAsks.push(request.url())
+      })
       await invitee.goto(await teamLinkFor(suite.server.config.MAIL_DIR, 'francoise@kennect.example', '/admin/setup'))
       // Her page speaks the invitation's language, though her browser asks for English.
       await invitee.getByRole('button', { name: french.setup.create }).click()
+      // The page's start and its view asked for the link once between them.
+      expect(linkAsks).toHaveLength(1)
       await open(invitee, french, french.nav.account)
       const unnamed = adminTranslator('fr')('account.unnamedPasskey')
       expect(unnamed).not.toBe(adminTranslator('en')('account.unnamedPasskey'))

@@ -124,15 +124,21 @@ export const signInApi = {
   },
   /**
    * The link behind a setup page's token, asked once a page: the page's start reads its language,
-   * the view its purpose, and a second ask would count a gone link's failure twice.
+   * the view its purpose, and a second ask would count a gone link's failure twice. Only the answer
+   * is kept, or a 404 (the link is gone); a failure of any other kind is asked again.
    */
   setup: (token: string): Promise<SetupLinkInfo> => {
     let asked = setupLinks.get(token)
     if (asked === undefined) {
-      asked = request(`/setup/${encodeURIComponent(token)}`).then(async (response) => {
-        if (!response.ok) throw await errorOf(response)
-        return (await response.json()) as SetupLinkInfo
-      })
+      asked = request(`/setup/${encodeURIComponent(token)}`)
+        .then(async (response) => {
+          if (!response.ok) throw await errorOf(response)
+          return (await response.json()) as SetupLinkInfo
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof AdminApiError && error.status === 404)) setupLinks.delete(token)
+          throw error
+        })
       setupLinks.set(token, asked)
     }
     return asked
@@ -148,6 +154,8 @@ export const signInApi = {
   ): Promise<SessionInfo> => {
     const response = await request(`/setup/${encodeURIComponent(token)}`, { method: 'POST', json: body })
     if (!response.ok) throw await errorOf(response)
+    // The link is used: a later visit to its page (the browser's back button) asks again, and is told it is gone.
+    setupLinks.delete(token)
     return response.json()
   },
 }

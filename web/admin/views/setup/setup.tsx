@@ -5,7 +5,7 @@
 // and offers only the ways in that work there.
 import { startRegistration } from '@simplewebauthn/browser'
 import { type FormEvent, useEffect, useState } from 'react'
-import type { OperatorRole, SessionInfo } from '../../../../contract/team'
+import type { SessionInfo, SetupLinkInfo } from '../../../../contract/team'
 import { Button } from '../../../components/ui/button'
 import { Input } from '../../../components/ui/input'
 import { AdminApiError, signInApi } from '../../api'
@@ -13,7 +13,7 @@ import { adminContent } from '../../content'
 
 const copy = adminContent.setup
 
-type Link = { purpose: 'setup' | 'invite'; email: string | null; role: OperatorRole }
+type Link = Pick<SetupLinkInfo, 'purpose' | 'email' | 'role'>
 
 export function SetupView({ token, onSignedIn }: { token: string; onSignedIn: (session: SessionInfo) => void }) {
   const [link, setLink] = useState<Link | 'gone' | null>(null)
