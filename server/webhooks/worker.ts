@@ -154,8 +154,7 @@ export function outcomeOf(
     return { ...base, state: 'delivered', nextAttemptAt: null, disable: null }
   if (answer.status === 410) return { ...base, state: 'failed', nextAttemptAt: null, disable: 'gone' }
   const failingSince = Date.parse(delivery.endpoint.failing_since ?? base.at)
-  if (at.getTime() - failingSince >= WEBHOOK_FAILING_MS)
-    return { ...base, state: 'failed', nextAttemptAt: null, disable: 'failing' }
+  if (at.getTime() - failingSince >= WEBHOOK_FAILING_MS) return { ...base, state: 'failed', nextAttemptAt: null, disable: 'failing' }
   const scheduled = WEBHOOK_RETRY_MS[delivery.attempt - 1]
   if (scheduled === undefined) return { ...base, state: 'failed', nextAttemptAt: null, disable: null }
   const asked = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.retryAfter, at.getTime()) : null
